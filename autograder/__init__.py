@@ -1,0 +1,56 @@
+"""Checks for the JAX course's exercises.
+
+Every check returns quietly when the answer is right and raises `CheckFailed`
+(an `AssertionError`, so nbgrader counts it) with a message a student can act on.
+
+- Reference outputs: `check_close`, `check_reference`, `tolerance`.
+- Speed: `check_speedup`, `measure_speedup`, `timing_mode`.
+- Structure: `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
+  `check_primitives`, `check_pure`.
+- Hidden inputs: `grader_rng`, `grader_key`.
+"""
+
+from ._backend import backend
+from ._errors import CheckFailed, lecture_link
+from ._reference import check_close, check_reference, load_reference, save_reference, tolerance
+from ._seeds import grader_key, grader_rng, grader_seed
+from ._structure import (
+    check_compile_count,
+    check_jaxpr_constant,
+    check_jitted,
+    check_primitives,
+    check_pure,
+    count_compiles,
+    equation_count,
+    is_jitted,
+    primitives,
+)
+from ._timing import Speedup, check_speedup, measure_speedup, required_speedup, timing_mode
+
+__all__ = [
+    "CheckFailed",
+    "Speedup",
+    "backend",
+    "check_close",
+    "check_compile_count",
+    "check_jaxpr_constant",
+    "check_jitted",
+    "check_primitives",
+    "check_pure",
+    "check_reference",
+    "check_speedup",
+    "count_compiles",
+    "equation_count",
+    "grader_key",
+    "grader_rng",
+    "grader_seed",
+    "is_jitted",
+    "lecture_link",
+    "load_reference",
+    "measure_speedup",
+    "primitives",
+    "required_speedup",
+    "save_reference",
+    "timing_mode",
+    "tolerance",
+]

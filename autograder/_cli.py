@@ -1,0 +1,87 @@
+"""`jax-course`: the course's command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ._reference import PACKAGE_REFERENCES, RECORD_VARIABLE
+
+
+def course_root() -> Path:
+    """The checkout that holds `solutions/`: the current folder or one above it."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / "solutions").is_dir() and (folder / "nbgrader_config.py").is_file():
+            return folder
+    raise SystemExit("jax-course: run this inside the course checkout (no solutions/ and nbgrader_config.py found)")
+
+
+def assignments(root: Path) -> list[str]:
+    """Assignment ids, from the folders of `solutions/`."""
+    return sorted(p.name for p in (root / "solutions").iterdir() if (p / f"{p.name}.ipynb").is_file())
+
+
+def record_references(assignment: str, root: Path, into: Path, timeout: int = 600) -> Path:
+    """Run the reference solution of `assignment` and store what its checks compare.
+
+    Every `check_reference` call in the solution notebook saves its value instead
+    of comparing it. The folder `into/assignment` is replaced only when the whole
+    notebook ran without error.
+    """
+    import nbclient
+    import nbformat
+
+    notebook = root / "solutions" / assignment / f"{assignment}.ipynb"
+    nb = nbformat.read(notebook, as_version=4)
+    with tempfile.TemporaryDirectory() as scratch:
+        previous = os.environ.get(RECORD_VARIABLE)
+        os.environ[RECORD_VARIABLE] = scratch
+        try:
+            nbclient.NotebookClient(
+                nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}
+            ).execute()
+        finally:
+            if previous is None:
+                os.environ.pop(RECORD_VARIABLE, None)
+            else:
+                os.environ[RECORD_VARIABLE] = previous
+        recorded = Path(scratch) / assignment
+        if not recorded.is_dir():
+            raise SystemExit(f"jax-course: {notebook} recorded no reference outputs")
+        target = into / assignment
+        if target.exists():
+            shutil.rmtree(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(recorded, target)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="jax-course", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    refs = commands.add_parser(
+        "references",
+        help="re-record the reference outputs from solutions/ (run after changing a solution or its hidden tests)",
+    )
+    refs.add_argument("assignment", nargs="*", help="assignment ids (default: all)")
+    refs.add_argument("--into", type=Path, default=PACKAGE_REFERENCES, help="folder to write (default: the package's)")
+    args = parser.parse_args(argv)
+
+    if args.command == "references":
+        root = course_root()
+        for assignment in args.assignment or assignments(root):
+            start = time.perf_counter()
+            target = record_references(assignment, root, args.into)
+            count = len(list(target.glob("*.npz")))
+            print(f"{assignment}: {count} reference outputs in {target} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

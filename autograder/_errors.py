@@ -1,0 +1,37 @@
+"""The one exception every check raises, and links into the lectures."""
+
+from __future__ import annotations
+
+# Headings in course/*.ipynb; JupyterLab anchors a heading by its text with
+# spaces turned into dashes.
+LECTURES = {
+    "01": "course/01_arrays.ipynb",
+    "02": "course/02_immutability.ipynb",
+}
+
+
+def lecture_link(section: str) -> str:
+    """`"01#Out-of-bounds indexing"` -> `course/01_arrays.ipynb#Out-of-bounds-indexing`."""
+    lecture, _, heading = section.partition("#")
+    path = LECTURES.get(lecture, lecture)
+    return f"{path}#{heading.replace(' ', '-')}" if heading else path
+
+
+class CheckFailed(AssertionError):
+    """A check found a problem with the student's answer.
+
+    It subclasses `AssertionError` so that nbgrader counts it as a failed test.
+    The message says what differs and what to try; `section` names the lecture
+    section to reread.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None, section: str | None = None):
+        self.problem = message
+        self.hint = hint
+        self.section = section
+        parts = [message]
+        if hint:
+            parts.append(f"Try: {hint}")
+        if section:
+            parts.append(f"Reread: {lecture_link(section)}")
+        super().__init__("\n".join(parts))

@@ -1,0 +1,269 @@
+"""Compare a student's pytree of arrays with a reference, leaf by leaf."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jax
+import numpy as np
+
+from ._backend import backend
+from ._errors import CheckFailed
+from ._seeds import grader_seed
+
+RECORD_VARIABLE = "JAXCOURSE_RECORD_REFERENCES"
+REFERENCES_VARIABLE = "JAXCOURSE_REFERENCES"
+PACKAGE_REFERENCES = Path(__file__).parent / "references"
+
+# Read once, when the grader's first locked cell imports the package: a student
+# cell that sets the variable later cannot switch grading into recording.
+_RECORD_DIR = os.environ.get(RECORD_VARIABLE) or None
+
+# (rtol, atol) by float kind. atol is relative to the largest magnitude in the
+# expected leaf, so a check means the same for values near 1 and near 1e6.
+_FLOAT_TOLERANCE = {
+    "float64": (1e-9, 1e-12),
+    "float32": (1e-5, 1e-6),
+    "bfloat16": (2e-2, 2e-2),
+    "float16": (2e-3, 2e-3),
+}
+# float32 matmuls run at reduced precision by default on accelerators: TF32 on
+# recent NVIDIA GPUs (10 mantissa bits), bfloat16 passes on TPU (8 bits).
+_BACKEND_FLOOR = {"cpu": 0.0, "gpu": 2e-3, "tpu": 2e-2}
+
+
+def tolerance(dtype: Any, on: str | None = None) -> tuple[float, float]:
+    """`(rtol, atol)` for comparing values of `dtype` computed on backend `on`.
+
+    Exact (0, 0) for integers and booleans; for floats, from the dtype's
+    precision, widened to the backend's matmul precision.
+    """
+    dtype = np.dtype(dtype)
+    if not np.issubdtype(dtype, np.inexact):
+        return 0.0, 0.0
+    name = np.finfo(dtype).dtype.name
+    rtol, atol = _FLOAT_TOLERANCE.get(name, _FLOAT_TOLERANCE["float32"])
+    floor = _BACKEND_FLOOR[on or backend()]
+    return max(rtol, floor), max(atol, floor)
+
+
+def _leaves(tree: Any) -> tuple[list[str], list[Any], Any]:
+    with_paths, treedef = jax.tree_util.tree_flatten_with_path(tree)
+    paths = [jax.tree_util.keystr(path) for path, _ in with_paths]
+    return paths, [leaf for _, leaf in with_paths], treedef
+
+
+def _as_numpy(leaf: Any) -> np.ndarray:
+    if isinstance(leaf, jax.Array) and jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key):
+        leaf = jax.random.key_data(leaf)
+    return np.asarray(leaf)
+
+
+def _kind(leaf: Any) -> str:
+    # Python numbers have no dtype of their own: compare their values only.
+    return "python" if isinstance(leaf, (bool, int, float, complex)) else "array"
+
+
+def _describe(tree: Any) -> str:
+    text = str(jax.tree.structure(tree)).replace("PyTreeDef(", "", 1)
+    return text[:-1] if text.endswith(")") else text
+
+
+def _where(what: str, path: str) -> str:
+    return f"{what}{path}" if path else what
+
+
+def check_close(
+    actual: Any,
+    expected: Any,
+    *,
+    what: str = "your result",
+    rtol: float | None = None,
+    atol: float | None = None,
+    section: str | None = None,
+) -> None:
+    """Check that pytree `actual` matches `expected`: structure, shapes, dtypes, values.
+
+    Raises `CheckFailed` naming the first leaf that differs and by how much.
+    Tolerances default to `tolerance(dtype)` of each expected leaf.
+    """
+    exp_paths, exp_leaves, exp_def = _leaves(expected)
+    try:
+        act_paths, act_leaves, act_def = _leaves(actual)
+    except Exception as error:  # a pytree node whose flatten raises
+        raise CheckFailed(f"{what} could not be read as arrays ({error}).", section=section) from None
+    if act_paths != exp_paths:
+        missing = [p for p in exp_paths if p not in act_paths]
+        extra = [p for p in act_paths if p not in exp_paths]
+        detail = []
+        if missing:
+            detail.append("missing " + ", ".join(_where(what, p) for p in missing[:5]))
+        if extra:
+            detail.append("unexpected " + ", ".join(_where(what, p) for p in extra[:5]))
+        raise CheckFailed(
+            f"{what} has the wrong structure: expected {_describe(expected)}, "
+            f"got {_describe(actual)}" + (f" ({'; '.join(detail)})" if detail else "") + ".",
+            hint="return exactly the containers and keys the exercise asks for, with arrays as leaves.",
+            section=section,
+        )
+    _compare_leaves(what, act_paths, act_leaves, exp_leaves, [_kind(x) for x in exp_leaves], rtol, atol, section)
+
+
+def _compare_leaves(what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section) -> None:
+    for path, got, want, kind in zip(paths, act_leaves, exp_leaves, kinds):
+        name = _where(what, path)
+        try:
+            got_np = _as_numpy(got)
+        except Exception as error:
+            raise CheckFailed(f"{name} is a {type(got).__name__}, not an array ({error}).", section=section) from None
+        want_np = _as_numpy(want)
+        if got_np.dtype == object:
+            raise CheckFailed(
+                f"{name} is a {type(got).__name__} holding Python objects, not numbers.",
+                hint="build it with jnp functions so it is a jax.Array.",
+                section=section,
+            )
+        if got_np.shape != want_np.shape:
+            raise CheckFailed(
+                f"{name} has shape {got_np.shape}, expected {want_np.shape}.",
+                hint="check which axis you reduce over and whether you need keepdims=True or broadcasting.",
+                section=section,
+            )
+        if kind == "array" and got_np.dtype != want_np.dtype:
+            raise CheckFailed(
+                f"{name} has dtype {got_np.dtype}, expected {want_np.dtype}.",
+                hint=_dtype_hint(got_np.dtype, want_np.dtype),
+                section="01#Dtypes and the float32 default",
+            )
+        _check_values(name, got_np, want_np, rtol, atol, section)
+
+
+def _dtype_hint(got: np.dtype, want: np.dtype) -> str:
+    if got == np.float64 and want == np.float32:
+        return "JAX computes in float32 by default; a float64 result usually means NumPy did the work: use jnp."
+    if np.issubdtype(got, np.integer) and np.issubdtype(want, np.floating):
+        return f"convert before dividing or averaging, e.g. x.astype(jnp.{want})."
+    return f"convert with .astype(jnp.{want})."
+
+
+def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, section) -> None:
+    if not np.issubdtype(want.dtype, np.inexact):
+        bad = got != want
+        if np.any(bad):
+            index = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+            raise CheckFailed(
+                f"{name} differs at {int(bad.sum())} of {bad.size} positions; "
+                f"first at index {index}: got {got[index]!r}, expected {want[index]!r}.",
+                section=section,
+            )
+        return
+    default_rtol, default_atol = tolerance(want.dtype)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    finite = np.isfinite(want)
+    scale = float(np.max(np.abs(want[finite]), initial=1.0))
+    got_c, want_c = got.astype(np.complex128 if np.iscomplexobj(want) else np.float64), want.astype(
+        np.complex128 if np.iscomplexobj(want) else np.float64
+    )
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(got_c - want_c)
+        allowed = atol * scale + rtol * np.abs(want_c)
+        bad = ~(diff <= allowed)
+    # Non-finite expected values must be matched exactly (nan by nan, inf by inf).
+    same_special = ~finite & ((np.isnan(want) & np.isnan(got)) | (want == got))
+    bad = bad & ~same_special
+    if not np.any(bad):
+        return
+    index = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+    count = int(bad.sum())
+    if not np.isfinite(got[index]) and np.isfinite(want[index]):
+        raise CheckFailed(
+            f"{name} is {got[index]} at index {index} where {want[index]:.6g} is expected "
+            f"({count} of {bad.size} positions are wrong).",
+            hint="look for overflow (exp of large numbers), division by zero, or log/sqrt of negatives.",
+            section=section,
+        )
+    largest = float(np.max(np.where(bad & np.isfinite(diff), diff, 0.0)))
+    raise CheckFailed(
+        f"{name} differs from the expected values at {count} of {bad.size} positions; "
+        f"first at index {index}: got {got[index]:.6g}, expected {want[index]:.6g}; "
+        f"largest difference {largest:.3g} (allowed about {rtol:.0e} relative for {want.dtype} on {backend()}).",
+        section=section,
+    )
+
+
+# --- references stored as data files -------------------------------------------------
+
+
+def references_dir() -> Path:
+    """Where references are read from: `$JAXCOURSE_REFERENCES` or the package's own."""
+    return Path(os.environ.get(REFERENCES_VARIABLE) or PACKAGE_REFERENCES)
+
+
+def recording() -> bool:
+    """True while `jax-course references` runs the solutions to record their outputs."""
+    return _RECORD_DIR is not None
+
+
+def _file(root: Path, problem: str) -> Path:
+    assignment, _, name = problem.partition("/")
+    if not assignment or not name or "/" in name or ".." in problem:
+        raise ValueError(f"problem ids look like 'assignment/name', got {problem!r}")
+    return root / assignment / f"{name}.npz"
+
+
+def save_reference(problem: str, value: Any, root: Path) -> Path:
+    """Store `value` (any pytree of arrays) as the reference output of `problem`."""
+    paths, leaves, treedef = _leaves(value)
+    meta = {"paths": paths, "kinds": [_kind(x) for x in leaves], "seed": grader_seed(), "treedef": str(treedef)}
+    arrays = {f"leaf{i}": _as_numpy(leaf) for i, leaf in enumerate(leaves)}
+    path = _file(root, problem)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, __meta__=np.array(json.dumps(meta)), **arrays)
+    return path
+
+
+def load_reference(problem: str, root: Path | None = None) -> tuple[list[np.ndarray], list[str], dict]:
+    """The stored reference of `problem`: its leaves, their kinds, and the metadata."""
+    path = _file(root or references_dir(), problem)
+    if not path.exists():
+        raise FileNotFoundError(
+            f"No reference output for {problem!r} at {path}. An instructor regenerates them with "
+            "`jax-course references` (see README, 'For instructors')."
+        )
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["__meta__"]))
+        leaves = [data[f"leaf{i}"] for i in range(len(meta["paths"]))]
+    return leaves, meta["kinds"], meta
+
+
+def check_reference(actual: Any, problem: str, *, what: str = "your result", section: str | None = None) -> None:
+    """Check `actual` against the stored reference output of `problem` (`"01_arrays/softmax"`).
+
+    When the solutions are being recorded, store `actual` instead.
+    """
+    if _RECORD_DIR is not None:
+        save_reference(problem, actual, Path(_RECORD_DIR))
+        return
+    leaves, kinds, meta = load_reference(problem)
+    if meta["seed"] != grader_seed():
+        raise RuntimeError(
+            f"The reference for {problem!r} was recorded with grader seed {meta['seed']}, but this run "
+            f"uses {grader_seed()}. Instructor: re-record with `jax-course references` under the same "
+            "JAXCOURSE_GRADER_SEED you grade with."
+        )
+    try:
+        act_paths, act_leaves, _ = _leaves(actual)
+    except Exception as error:
+        raise CheckFailed(f"{what} could not be read as arrays ({error}).", section=section) from None
+    if act_paths != meta["paths"]:
+        raise CheckFailed(
+            f"{what} has the wrong structure: expected {meta['treedef'].replace('PyTreeDef', '')}, "
+            f"got {_describe(actual)}.",
+            hint="return exactly the containers and keys the exercise asks for, with arrays as leaves.",
+            section=section,
+        )
+    _compare_leaves(what, act_paths, act_leaves, leaves, kinds, None, None, section)
