@@ -3,6 +3,8 @@
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades
 
+from autograder.feedback import ShortenTestErrors
+
 c = get_config()  # noqa: F821  (nbgrader provides it)
 
 c.CourseDirectory.course_id = "jax-course"
@@ -13,7 +15,7 @@ c.CourseDirectory.release_directory = "exercises"
 # hung cell still ends here. Timeouts count per cell.
 c.Execute.timeout = 120
 
-# Feedback keeps each test's output (the message a student acts on) but never its
-# code: hidden tests, reference code and thresholds stay with the instructor
-# (jupyter/nbgrader#917).
-c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
+# Feedback keeps each test's message (what a student acts on) but never its code:
+# hidden tests and reference code stay with the instructor (jupyter/nbgrader#917).
+# Tracebacks quote test code, so they are cut to the error's name and message.
+c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, ShortenTestErrors, CSSHTMLHeaderPreprocessor]

@@ -186,10 +186,12 @@ def check_speedup(
     section: str | None = None,
     attempts: int = 3,
     budget_seconds: float = 20.0,
+    required: float | None = None,
 ) -> Speedup | None:
     """Check that `candidate` is at least the required ratio faster than `baseline`.
 
-    The requirement comes from `thresholds.toml` for this backend. A slow result
+    The requirement comes from `thresholds.toml` for this backend unless
+    `required` is given. A slow result
     is measured again (up to `attempts` times in all) before failing. In advisory
     mode the verdict is printed and nothing fails. Returns the best measurement
     (None while references are being recorded, when nothing is timed).
@@ -198,7 +200,7 @@ def check_speedup(
 
     if recording():
         return None
-    required = required_speedup(problem)
+    required = required_speedup(problem) if required is None else required
     best: Speedup | None = None
     for _ in range(attempts):
         measured = measure_speedup(candidate, baseline, args, budget_seconds=budget_seconds)
