@@ -65,20 +65,25 @@ def test_every_timed_or_structural_problem_has_two_variants_that_fail_it(graded)
 
 def test_feedback_keeps_messages_and_hides_test_code(graded):
     assignment, course, _ = graded
-    failing = next(iter(VARIANTS[assignment]))
-    run(VENV_BIN / "nbgrader", "generate_feedback", assignment, "--student", failing, "--force", cwd=course)
-    html = (course / "feedback" / failing / assignment / f"{assignment}.html").read_text()
+    run(VENV_BIN / "nbgrader", "generate_feedback", assignment, "--force", cwd=course)
+    pages = {
+        student: (course / "feedback" / student / assignment / f"{assignment}.html").read_text()
+        for student in ["reference", "untouched", *VARIANTS[assignment]]
+    }
     source = nbformat.read(course / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
-    hidden = [
-        line.strip()
-        for cell in source.cells
-        if "BEGIN HIDDEN TESTS" in cell.source
-        for line in cell.source.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0].splitlines()
-        if len(line.strip()) > 20
-    ]
+    hidden, visible = set(), set()
+    for cell in source.cells:
+        before, _, rest = cell.source.partition("### BEGIN HIDDEN TESTS")
+        inside, _, after = rest.partition("### END HIDDEN TESTS")
+        hidden.update(line.strip() for line in inside.splitlines() if len(line.strip()) > 20)
+        visible.update(line.strip() for line in (before + after).splitlines())
+    hidden -= visible  # a line the student can see anyway is no leak
     assert hidden
-    text = html_lib.unescape(re.sub(r"<[^>]+>", "", html))
-    leaked = [line for line in hidden if line in text]
-    assert not leaked, f"feedback shows hidden test code: {leaked[:3]}"
-    assert "BEGIN HIDDEN TESTS" not in text
-    assert "CheckFailed" in text, "the failing test's message is kept"
+    for student, html in pages.items():
+        text = html_lib.unescape(re.sub(r"<[^>]+>", "", html))
+        leaked = [line for line in hidden if line in text]
+        assert not leaked, f"{student}'s feedback shows hidden test code: {leaked[:3]}"
+        assert "BEGIN HIDDEN TESTS" not in text
+    # A failure inside the hidden tests still tells the student what went wrong.
+    hardcoded = next(name for name in VARIANTS[assignment] if name.endswith("_hardcoded"))
+    assert "CheckFailed: " in pages[hardcoded] and "on a hidden input" in pages[hardcoded]

@@ -16,6 +16,16 @@ VARIANTS = {
             },
             "loses": {"test_standardize"},
         },
+        # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
+        "safe_take_hardcoded": {
+            "answers": {
+                "safe_take": "def safe_take(x, idx, fill_value):\n"
+                "    if idx.ndim == 1:\n"
+                "        return jnp.array([10.0, 30.0, -1.0, -1.0])\n"
+                "    return jnp.array([[20.0, 0.0], [0.0, 10.0]])\n",
+            },
+            "loses": {"test_safe_take"},
+        },
         "safe_take_clamps": {
             "answers": {"safe_take": "def safe_take(x, idx, fill_value):\n    return x[idx]\n"},
             "loses": {"test_safe_take"},
@@ -55,6 +65,16 @@ VARIANTS = {
         # Duplicate indices overwrite instead of accumulating.
         "scatter_add_set": {
             "answers": {"scatter_add": "def scatter_add(x, idx, values):\n    return x.at[idx].set(x[idx] + values)\n"},
+            "loses": {"test_scatter_add"},
+        },
+        # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
+        "scatter_add_hardcoded": {
+            "answers": {
+                "scatter_add": "def scatter_add(x, idx, values):\n"
+                "    if len(idx) == 2:\n"
+                "        return jnp.array([1.0, 0.0, 5.0, 0.0])\n"
+                "    return jnp.array([0.0, 3.0, 0.0, 4.0])\n",
+            },
             "loses": {"test_scatter_add"},
         },
         # Right result, but the caller's params change under it.

@@ -1,0 +1,114 @@
+"""The notebooks themselves: clean, in sync, leak-free, and runnable."""
+
+from __future__ import annotations
+
+import time
+
+import nbclient
+import nbformat
+import pytest
+
+from conftest import ASSIGNMENTS, LECTURES, ROOT, make_course
+
+COMMITTED = sorted([*ROOT.glob("solutions/*/*.ipynb"), *ROOT.glob("exercises/*/*.ipynb"), *LECTURES])
+
+
+def _relative(path):
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=_relative)
+def test_committed_notebooks_carry_no_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    dirty = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and (c.outputs or c.execution_count)]
+    assert not dirty, f"cells {dirty} have outputs or execution counts: clear them before committing"
+
+
+def _without_ids(nb):
+    for cell in nb.cells:
+        cell.pop("id", None)
+    return nb
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_exercises_are_what_nbgrader_generates_from_solutions(assignment, tmp_path):
+    fresh = make_course(tmp_path, assignment) / "exercises" / assignment
+    committed = ROOT / "exercises" / assignment
+    assert sorted(p.name for p in fresh.iterdir()) == sorted(p.name for p in committed.iterdir()), "run `make exercises`"
+    for path in fresh.glob("*.ipynb"):
+        assert _without_ids(nbformat.read(path, as_version=4)) == _without_ids(
+            nbformat.read(committed / path.name, as_version=4)
+        ), f"exercises/{assignment}/{path.name} is stale: run `make exercises`"
+
+
+def _blocks(source: str, begin: str, end: str) -> list[str]:
+    lines, inside = [], False
+    for line in source.splitlines():
+        if begin in line:
+            inside = True
+        elif end in line:
+            inside = False
+        elif inside:
+            lines.append(line.strip())
+    return lines
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_exercises_contain_no_solution_or_hidden_test(assignment):
+    source = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    release = (ROOT / "exercises" / assignment / f"{assignment}.ipynb").read_text()
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+        assert marker not in release
+    public = set()
+    secret = set()
+    for cell in source.cells:
+        secret.update(_blocks(cell.source, "### BEGIN SOLUTION", "### END SOLUTION"))
+        secret.update(_blocks(cell.source, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"))
+        public.update(line.strip() for line in cell.source.replace("### BEGIN HIDDEN TESTS", "\0").split("\0")[0].splitlines())
+    released = nbformat.reads(release, as_version=4)
+    text = "\n".join(c.source for c in released.cells)
+    # Lines also shown to students on purpose (a test's set-up, say) are no leak.
+    leaked = [line for line in secret - public if len(line) > 12 and line in text]
+    assert not leaked, f"exercises/{assignment} shows: {leaked[:3]}"
+
+
+@pytest.mark.parametrize("path", LECTURES, ids=_relative)
+def test_lecture_runs_top_to_bottom(path, capsys):
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    seconds = time.perf_counter() - start
+    with capsys.disabled():
+        print(f"\n{_relative(path)}: executed in {seconds:.1f} s")
+    errors = [
+        (i, o.ename)
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and "raises-exception" not in c.metadata.get("tags", [])
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
+    assert not errors
+    # A tag left on a cell that no longer fails would mislead the reader.
+    for cell in nb.cells:
+        if "raises-exception" in cell.metadata.get("tags", []):
+            assert any(o.output_type == "error" for o in cell.outputs), f"tagged to raise but did not: {cell.source[:80]}"
+    assert seconds < 60, f"{_relative(path)} took {seconds:.0f} s; the budget is 60 s"
+
+
+def test_lectures_have_the_sections_checks_link_to():
+    """Every `section=` a test cell names is a heading of its lecture."""
+    import re
+
+    from autograder._errors import LECTURES as LINKED
+
+    links = set()
+    for assignment in ASSIGNMENTS:
+        text = (ROOT / "solutions" / assignment / f"{assignment}.ipynb").read_text()
+        links |= set(re.findall(r'section=\\"(\d\d)#([^"\\]+)\\"', text))
+    for module in (ROOT / "autograder").glob("*.py"):
+        links |= set(re.findall(r'section="(\d\d)#([^"]+)"', module.read_text()))
+    assert len(links) > 5
+    for lecture, heading in links:
+        nb = nbformat.read(ROOT / LINKED[lecture], as_version=4)
+        headings = {line.lstrip("#").strip() for c in nb.cells if c.cell_type == "markdown" for line in c.source.splitlines() if line.startswith("#")}
+        assert heading in headings, f"a check links to a missing section {lecture}#{heading}"
