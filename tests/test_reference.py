@@ -37,7 +37,7 @@ def test_shape_mismatch_says_both_shapes():
 
 
 def test_dtype_mismatch_explains_numpy_float64():
-    with pytest.raises(ag.CheckFailed, match="float64, expected float32.*NumPy"):
+    with pytest.raises(ag.CheckFailed, match="(?s)float64, expected float32.*NumPy"):
         ag.check_close(np.zeros(3), jnp.zeros(3))
 
 
