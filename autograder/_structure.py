@@ -114,13 +114,24 @@ def check_primitives(
     *args: Any,
     contains: Iterable[str] = (),
     avoids: Iterable[str] = (),
+    only: Iterable[str] | None = None,
     static_argnums: Sequence[int] = (),
     what: str = "your function",
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
-    """Check that the jaxpr of `f(*args)` uses every primitive in `contains` and none in `avoids`."""
+    """Check that the jaxpr of `f(*args)` uses every primitive in `contains`, none in
+    `avoids`, and (when `only` is given) nothing outside `only`.
+    """
     found = primitives(f, *args, static_argnums=static_argnums)
+    if only is not None:
+        others = sorted(found - set(only))
+        if others:
+            raise CheckFailed(
+                f"{what} uses {', '.join(others)}, but should need only {', '.join(sorted(set(only)))}.",
+                hint=hint,
+                section=section,
+            )
     missing = sorted(set(contains) - found)
     if missing:
         raise CheckFailed(

@@ -68,6 +68,14 @@ def test_check_primitives_contains_and_avoids():
         ag.check_primitives(stable, jnp.ones(3), avoids=["exp"])
 
 
+def test_check_primitives_only():
+    affine = lambda w, x, b: w @ x + b  # noqa: E731
+    args = (jnp.ones((2, 3)), jnp.ones(3), jnp.ones(2))
+    ag.check_primitives(affine, *args, only=["dot_general", "add"])
+    with pytest.raises(ag.CheckFailed, match="uses broadcast_in_dim, mul, reduce_sum, but should need only add, dot_general"):
+        ag.check_primitives(lambda w, x, b: (w * x).sum(axis=1) + b, *args, only=["dot_general", "add"])
+
+
 def pad_to_bucket(x):
     size = 16 if x.shape[0] <= 16 else 64
     return jnp.pad(x, (0, size - x.shape[0]))
