@@ -21,8 +21,9 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[course,test]'
 	touch $@
 
+# Root (a container, this kind of machine) must say so to Jupyter explicitly.
 lab: setup
-	$(BIN)/jupyter lab course/01_arrays.ipynb
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) course/01_arrays.ipynb
 
 test: setup
 	$(BIN)/python -m pytest

@@ -1,0 +1,39 @@
+"""`make lab`, the README's first command, serves the course with nbgrader's extensions."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+import urllib.request
+
+from conftest import ROOT
+
+
+def test_make_lab_serves_the_first_lecture_and_the_formgrader():
+    # Its own process group, so that make, jupyter and any kernel stop together.
+    lab = subprocess.Popen(
+        ["make", "-s", "lab"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "BROWSER": "true"}, start_new_session=True,
+    )
+    try:
+        url, log, deadline = None, [], time.monotonic() + 90
+        while url is None and time.monotonic() < deadline:
+            line = lab.stdout.readline()
+            if not line:
+                break
+            log.append(line)
+            found = re.search(r"(http://127\.0\.0\.1:\d+)/lab\?token=(\w+)", line)
+            if found:
+                url = found.groups()
+        assert url, "JupyterLab did not start:\n" + "".join(log[-30:])
+        base, token = url
+        with urllib.request.urlopen(f"{base}/lab/tree/course/01_arrays.ipynb?token={token}", timeout=30) as page:
+            assert page.status == 200
+        with urllib.request.urlopen(f"{base}/formgrader/api/assignments?token={token}", timeout=30) as api:
+            assert "01_arrays" in api.read().decode()
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        lab.wait(timeout=30)
