@@ -22,13 +22,18 @@ VENV_BIN = Path(sys.executable).parent
 def pytest_configure(config):
     # Kernels run from this environment, whatever a user has installed: a
     # "python3" kernelspec in the user's data dir would otherwise win.
-    os.environ["JUPYTER_DATA_DIR"] = tempfile.mkdtemp(prefix="jupyter-data-")
+    config._jupyter_data = tempfile.mkdtemp(prefix="jupyter-data-")
+    os.environ["JUPYTER_DATA_DIR"] = config._jupyter_data
     # nbgrader's gradebook runs `alembic` by name.
     os.environ["PATH"] = f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"
     # Grade as a course would by default, whatever the developer's shell says.
     os.environ["JAXCOURSE_TIMING"] = "enforce"
     for name in ("JAXCOURSE_GRADER_SEED", "JAXCOURSE_RECORD_REFERENCES", "JAXCOURSE_REFERENCES"):
         os.environ.pop(name, None)
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(getattr(config, "_jupyter_data", ""), ignore_errors=True)
 
 
 def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -86,4 +86,4 @@ def test_feedback_keeps_messages_and_hides_test_code(graded):
         assert "BEGIN HIDDEN TESTS" not in text
     # A failure inside the hidden tests still tells the student what went wrong.
     hardcoded = next(name for name in VARIANTS[assignment] if name.endswith("_hardcoded"))
-    assert "CheckFailed: " in pages[hardcoded] and "on a hidden input" in pages[hardcoded]
+    assert "CheckFailed: " in pages[hardcoded] and re.search(r"on (a )?hidden input", pages[hardcoded])
