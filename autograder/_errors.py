@@ -7,6 +7,9 @@ from __future__ import annotations
 LECTURES = {
     "01": "course/01_arrays.ipynb",
     "02": "course/02_immutability.ipynb",
+    "03": "course/03_tracing.ipynb",
+    "04": "course/04_jit.ipynb",
+    "05": "course/05_vmap.ipynb",
 }
 
 
