@@ -6,23 +6,28 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Reference outputs: `check_close`, `check_reference`, `tolerance`.
 - Speed: `check_speedup`, `measure_speedup`, `timing_mode`.
 - Structure: `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
-  `check_primitives`, `check_pure`.
+  `check_primitives`, `check_pure`, `check_largest_intermediate`.
+- Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
+  `check_independent_rows`.
 - Hidden inputs: `grader_rng`, `grader_key`.
 """
 
 from ._backend import backend
 from ._errors import CheckFailed, lecture_link
+from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
 from ._reference import check_close, check_reference, load_reference, save_reference, tolerance
 from ._seeds import grader_key, grader_rng, grader_seed
 from ._structure import (
     check_compile_count,
     check_jaxpr_constant,
     check_jitted,
+    check_largest_intermediate,
     check_primitives,
     check_pure,
     count_compiles,
     equation_count,
     is_jitted,
+    largest_intermediate,
     primitives,
 )
 from ._timing import Speedup, check_speedup, measure_speedup, required_speedup, timing_mode
@@ -33,18 +38,24 @@ __all__ = [
     "backend",
     "check_close",
     "check_compile_count",
+    "check_independent_rows",
     "check_jaxpr_constant",
     "check_jitted",
+    "check_largest_intermediate",
+    "check_no_key_reuse",
     "check_primitives",
     "check_pure",
     "check_reference",
+    "check_reproducible",
     "check_speedup",
+    "check_within_sigmas",
     "count_compiles",
     "equation_count",
     "grader_key",
     "grader_rng",
     "grader_seed",
     "is_jitted",
+    "largest_intermediate",
     "lecture_link",
     "load_reference",
     "measure_speedup",

@@ -10,6 +10,8 @@ LECTURES = {
     "03": "course/03_tracing.ipynb",
     "04": "course/04_jit.ipynb",
     "05": "course/05_vmap.ipynb",
+    "06": "course/06_grad.ipynb",
+    "07": "course/07_prng.ipynb",
 }
 
 

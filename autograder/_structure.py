@@ -282,3 +282,42 @@ def _cell_is_data(cell: Any) -> bool:
     except ValueError:  # an empty cell
         return False
     return not isinstance(value, (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType))
+
+
+# --- memory ----------------------------------------------------------------------------
+
+
+def largest_intermediate(f: Callable, *args: Any, static_argnums: Sequence[int] = ()) -> tuple[int, tuple[int, ...], str]:
+    """The largest array the program of `f(*args)` builds: `(elements, shape, primitive)`.
+
+    Read from the jaxpr (nested jaxprs included), so it says what the program
+    would allocate on any backend without running it.
+    """
+    best: tuple[int, tuple[int, ...], str] = (0, (), "")
+    for eqn in _walk(trace(f, *args, static_argnums=static_argnums).jaxpr):
+        for var in eqn.outvars:
+            shape = tuple(getattr(var.aval, "shape", ()))
+            size = int(np.prod(shape, dtype=np.int64)) if shape else 1
+            if size > best[0]:
+                best = (size, shape, eqn.primitive.name)
+    return best
+
+
+def check_largest_intermediate(
+    f: Callable,
+    *args: Any,
+    max_elements: int,
+    static_argnums: Sequence[int] = (),
+    what: str = "your function",
+    hint: str | None = None,
+    section: str | None = None,
+) -> None:
+    """Check that no array the program of `f(*args)` builds has more than `max_elements` elements."""
+    size, shape, primitive = largest_intermediate(f, *args, static_argnums=static_argnums)
+    if size > max_elements:
+        raise CheckFailed(
+            f"{what} builds an array of shape {shape} ({size:,} elements, made by `{primitive}`); "
+            f"at most {max_elements:,} elements are needed here.",
+            hint=hint,
+            section=section,
+        )

@@ -48,6 +48,22 @@ def test_each_wrong_variant_loses_exactly_its_points(graded):
         assert scores[name] == expected, f"variant {name}"
 
 
+# Timed, structural and statistical checks: each needs wrong variants that prove it can fail.
+SPECIAL_CHECKS = (
+    "check_speedup",
+    "check_jaxpr_constant",
+    "check_primitives",
+    "check_pure",
+    "check_jitted",
+    "check_compile_count",
+    "check_largest_intermediate",
+    "check_no_key_reuse",
+    "check_reproducible",
+    "check_within_sigmas",
+    "check_independent_rows",
+)
+
+
 def test_every_timed_or_structural_problem_has_two_variants_that_fail_it(graded):
     assignment, _, _ = graded
     nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
@@ -55,7 +71,7 @@ def test_every_timed_or_structural_problem_has_two_variants_that_fail_it(graded)
         c.metadata["nbgrader"]["grade_id"]
         for c in nb.cells
         if c.metadata.get("nbgrader", {}).get("grade")
-        and any(check in c.source for check in ("check_speedup", "check_jaxpr_constant", "check_primitives", "check_pure", "check_jitted", "check_compile_count"))
+        and any(check in c.source for check in SPECIAL_CHECKS)
     }
     assert special, "each assignment has timed or structural problems"
     for test in special:

@@ -189,3 +189,22 @@ def test_global_counter_is_caught():
 
 def test_partial_is_unwrapped_for_purity():
     ag.check_pure(partial(sgd, grads=GRADS), dict(PARAMS))
+
+
+def hvp_forward_over_reverse(x, v):
+    return jax.jvp(jax.grad(lambda x: jnp.sum(jnp.sin(x)) ** 2), (x,), (v,))[1]
+
+
+def hvp_via_hessian(x, v):
+    return jax.hessian(lambda x: jnp.sum(jnp.sin(x)) ** 2)(x) @ v
+
+
+def test_largest_intermediate_sees_the_hessian():
+    x = v = jnp.ones(300)
+    assert ag.largest_intermediate(hvp_forward_over_reverse, x, v)[:2] == (300, (300,))
+    assert ag.largest_intermediate(hvp_via_hessian, x, v)[:2] == (90_000, (300, 300))
+    # ... also inside a nested jit.
+    assert ag.largest_intermediate(jax.jit(hvp_via_hessian), x, v)[0] == 90_000
+    ag.check_largest_intermediate(hvp_forward_over_reverse, x, v, max_elements=3000)
+    with pytest.raises(ag.CheckFailed, match=r"shape \(300, 300\) \(90,000 elements"):
+        ag.check_largest_intermediate(hvp_via_hessian, x, v, max_elements=3000, what="hvp")

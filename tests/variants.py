@@ -293,4 +293,167 @@ VARIANTS = {
             "loses": {"test_columns"},
         },
     },
+    "06_grad": {
+        # Passes the visible test by returning its expected outputs: the hidden test catches it.
+        "grads_hardcoded": {
+            "answers": {
+                "grads": "def grads_xy(x, y):\n"
+                "    return (jnp.array([2.0, 0.52829945, -3.7452471]), jnp.array([0.0, 1.6279187, -5.455834]))\n",
+            },
+            "loses": {"test_grads"},
+        },
+        "grads_only_x": {
+            "answers": {"grads": "def grads_xy(x, y):\n    return jax.grad(f)(x, y)\n"},
+            "loses": {"test_grads"},
+        },
+        # Differentiates with respect to the data instead of the parameters.
+        "tree_wrt_inputs": {
+            "answers": {"tree": "def loss_and_grads(params, X, y):\n    return jax.value_and_grad(loss, argnums=1)(params, X, y)\n"},
+            "loses": {"test_tree"},
+        },
+        "train_gradient_ascent": {
+            "answers": {
+                "train": "def train(params, X, y, lr, steps):\n"
+                "    losses = []\n"
+                "    for _ in range(steps):\n"
+                "        value, grads = jax.value_and_grad(logistic_loss)(params, X, y)\n"
+                "        params = jax.tree.map(lambda p, g: p + lr * g, params, grads)\n"
+                "        losses.append(value)\n"
+                "    return params, jnp.stack(losses)\n",
+            },
+            "loses": {"test_train"},
+        },
+        # Records the loss after each step, not before it: the curve is shifted by one step.
+        "train_loss_after_step": {
+            "answers": {
+                "train": "def train(params, X, y, lr, steps):\n"
+                "    losses = []\n"
+                "    for _ in range(steps):\n"
+                "        grads = jax.grad(logistic_loss)(params, X, y)\n"
+                "        params = jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+                "        losses.append(logistic_loss(params, X, y))\n"
+                "    return params, jnp.stack(losses)\n",
+            },
+            "loses": {"test_train"},
+        },
+        # Right values, but each builds the n x n Hessian first.
+        "hvp_full_hessian": {
+            "answers": {"hvp": "def hvp(f, x, v):\n    return jax.hessian(f)(x) @ v\n"},
+            "loses": {"test_hvp_memory"},
+        },
+        "hvp_jacfwd_of_grad": {
+            "answers": {"hvp": "def hvp(f, x, v):\n    return jax.jacfwd(jax.grad(f))(x) @ v\n"},
+            "loses": {"test_hvp_memory"},
+        },
+        "hvp_basis_vectors": {
+            "answers": {
+                "hvp": "def hvp(f, x, v):\n"
+                "    columns = jax.vmap(lambda e: jax.jvp(jax.grad(f), (x,), (e,))[1])(jnp.eye(x.shape[0]))\n"
+                "    return columns @ v\n",
+            },
+            "loses": {"test_hvp_memory"},
+        },
+        # Right values, NaN gradient where x <= 0.
+        "nan_single_where": {
+            "answers": {"nan": "def xlogx(x):\n    return jnp.where(x > 0, x * jnp.log(x), 0.0)\n"},
+            "loses": {"test_nan"},
+        },
+    },
+    "07_prng": {
+        # x and y drawn from one key are equal: the points lie on the diagonal, and the estimate is 2.83.
+        "pi_reuses_key": {
+            "answers": {
+                "pi": "@functools.partial(jax.jit, static_argnames='n')\n"
+                "def estimate_pi(key, n):\n"
+                "    x = jax.random.uniform(key, (n,))\n"
+                "    y = jax.random.uniform(key, (n,))\n"
+                "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
+            },
+            "loses": {"test_pi_statistics"},
+        },
+        "pi_normal_points": {
+            "answers": {
+                "pi": "@functools.partial(jax.jit, static_argnames='n')\n"
+                "def estimate_pi(key, n):\n"
+                "    x, y = jax.random.normal(key, (2, n))\n"
+                "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
+            },
+            "loses": {"test_pi_statistics"},
+        },
+        # Ignores the key: a new answer every call.
+        "pi_numpy_state": {
+            "answers": {
+                "pi": "def estimate_pi(key, n):\n"
+                "    x, y = np.random.default_rng().random((2, n))\n"
+                "    return 4.0 * np.mean(x * x + y * y <= 1.0)\n",
+            },
+            "loses": {"test_pi_reproducible"},
+        },
+        # A key of its own instead of the one passed in: the same answer for every key.
+        "pi_fixed_key": {
+            "answers": {
+                "pi": "@functools.partial(jax.jit, static_argnames='n')\n"
+                "def estimate_pi(key, n):\n"
+                "    x, y = jax.random.uniform(jax.random.key(42), (2, n))\n"
+                "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
+            },
+            "loses": {"test_pi_reproducible"},
+        },
+        # Correct but slow: the baseline itself.
+        "pi_python_loop": {
+            "answers": {"pi": "def estimate_pi(key, n):\n    return estimate_pi_loop(key, n)\n"},
+            "loses": {"test_pi_speed"},
+        },
+        # Correct but slow: a new jitted function, so a compilation, on every call.
+        "pi_jit_every_call": {
+            "answers": {
+                "pi": "def estimate_pi(key, n):\n"
+                "    draw = jax.jit(lambda k: jax.random.uniform(k, (2, n)))\n"
+                "    x, y = draw(key)\n"
+                "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
+            },
+            "loses": {"test_pi_speed"},
+        },
+        # One key for every row: identical rows, and the key-reuse checker objects.
+        "batch_same_key": {
+            "answers": {"batch": "def sample_batch(key, batch, d):\n    return jnp.stack([jax.random.normal(key, (d,)) for _ in range(batch)])\n"},
+            "loses": {"test_batch_independent", "test_batch_key_reuse"},
+        },
+        # fold_in with a constant does not consume the key, so only the rows give it away.
+        "batch_fold_in_constant": {
+            "answers": {
+                "batch": "def sample_batch(key, batch, d):\n"
+                "    return jax.vmap(lambda i: jax.random.normal(jax.random.fold_in(key, 0), (d,)))(jnp.arange(batch))\n",
+            },
+            "loses": {"test_batch_independent"},
+        },
+        # Rows look independent, but the parent key is used again after splitting.
+        "batch_reuses_parent_key": {
+            "answers": {
+                "batch": "def sample_batch(key, batch, d):\n"
+                "    keys = jax.random.split(key, batch)\n"
+                "    samples = jax.vmap(lambda k: jax.random.normal(k, (d,)))(keys)\n"
+                "    return samples.at[0].set(jax.random.normal(key, (d,)))\n",
+            },
+            "loses": {"test_batch_key_reuse"},
+        },
+        # Every layer drawn from the same key.
+        "init_same_key": {
+            "answers": {
+                "init": "def init_mlp(key, sizes):\n"
+                "    return [{'W': jax.random.normal(key, (m, n)) * jnp.sqrt(2 / m), 'b': jnp.zeros(n)}\n"
+                "            for m, n in zip(sizes[:-1], sizes[1:])]\n",
+            },
+            "loses": {"test_init"},
+        },
+        "dropout_no_rescale": {
+            "answers": {"dropout": "def dropout(key, x, rate):\n    return jnp.where(jax.random.bernoulli(key, 1 - rate, x.shape), x, 0.0)\n"},
+            "loses": {"test_dropout"},
+        },
+        # Passes the visible test by returning its expected output: the hidden test catches it.
+        "dropout_hardcoded": {
+            "answers": {"dropout": "def dropout(key, x, rate):\n    return jnp.array([0.0, 0.0, 6.0, 8.0, 0.0, 12.0, 14.0, 0.0])\n"},
+            "loses": {"test_dropout"},
+        },
+    },
 }
