@@ -7,6 +7,7 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Speed: `check_speedup`, `measure_speedup`, `timing_mode`.
 - Structure: `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
   `check_primitives`, `check_pure`, `check_largest_intermediate`.
+- Devices: `check_collective`, `check_sharding`.
 - Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
   `check_independent_rows`.
 - Hidden inputs: `grader_rng`, `grader_key`.
@@ -18,12 +19,15 @@ from ._randomness import check_independent_rows, check_no_key_reuse, check_repro
 from ._reference import check_close, check_reference, load_reference, save_reference, tolerance
 from ._seeds import grader_key, grader_rng, grader_seed
 from ._structure import (
+    check_collective,
     check_compile_count,
     check_jaxpr_constant,
     check_jitted,
     check_largest_intermediate,
     check_primitives,
     check_pure,
+    check_sharding,
+    collectives,
     count_compiles,
     equation_count,
     is_jitted,
@@ -37,6 +41,7 @@ __all__ = [
     "Speedup",
     "backend",
     "check_close",
+    "check_collective",
     "check_compile_count",
     "check_independent_rows",
     "check_jaxpr_constant",
@@ -47,8 +52,10 @@ __all__ = [
     "check_pure",
     "check_reference",
     "check_reproducible",
+    "check_sharding",
     "check_speedup",
     "check_within_sigmas",
+    "collectives",
     "count_compiles",
     "equation_count",
     "grader_key",

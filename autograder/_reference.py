@@ -165,7 +165,8 @@ def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, sect
                 section=section,
             )
         return
-    default_rtol, default_atol = tolerance(want.dtype)
+    dtype = want.dtype  # named in the message; the comparison below runs widened
+    default_rtol, default_atol = tolerance(dtype)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
     wide = np.complex128 if np.iscomplexobj(want) else np.float64
@@ -194,7 +195,7 @@ def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, sect
     raise CheckFailed(
         f"{name} differs from the expected values at {count} of {bad.size} positions; "
         f"first at index {index}: got {got[index]:.6g}, expected {want[index]:.6g}; "
-        f"largest difference {largest:.3g} (allowed about {rtol:.0e} relative for {want.dtype} on {backend()}).",
+        f"largest difference {largest:.3g} (allowed about {rtol:.0e} relative for {dtype} on {backend()}).",
         section=section,
     )
 

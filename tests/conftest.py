@@ -30,6 +30,11 @@ def pytest_configure(config):
     os.environ["JAXCOURSE_TIMING"] = "enforce"
     for name in ("JAXCOURSE_GRADER_SEED", "JAXCOURSE_RECORD_REFERENCES", "JAXCOURSE_REFERENCES"):
         os.environ.pop(name, None)
+    # Multi-device checks are unit-tested on 8 simulated CPU devices (only this process; the
+    # notebooks' kernels choose their own). It must happen before JAX's first operation.
+    import jax
+
+    jax.config.update("jax_num_cpu_devices", 8)
 
 
 def pytest_unconfigure(config):

@@ -103,3 +103,13 @@ def test_feedback_keeps_messages_and_hides_test_code(graded):
     # A failure inside the hidden tests still tells the student what went wrong.
     hardcoded = next(name for name in VARIANTS[assignment] if name.endswith("_hardcoded"))
     assert "CheckFailed: " in pages[hardcoded] and re.search(r"on (a )?hidden input", pages[hardcoded])
+
+
+def test_parallel_assignment_scores_full_marks_on_one_device(tmp_path, monkeypatch):
+    """Hidden tests run with 8 simulated devices above; a single-GPU or CPU-only kernel passes too."""
+    assignment = "08_parallel"
+    course = make_course(tmp_path, assignment)
+    submit(course, assignment, "reference", solution_sources(assignment))
+    monkeypatch.setenv("JAX_NUM_CPU_DEVICES", "1")
+    run(VENV_BIN / "nbgrader", "autograde", assignment, "--force", cwd=course)
+    assert read_scores(course, assignment)["reference"] == test_points(assignment)

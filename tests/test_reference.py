@@ -28,6 +28,7 @@ def test_value_difference_names_leaf_index_and_size():
     assert "params['w']" in message
     assert "(1, 2)" in message and "got 0.5" in message and "expected 0" in message
     assert "1 of 6 positions" in message
+    assert "relative for float32 on" in message  # the dtype compared, not the one widened to
     assert "course/02_immutability.ipynb#Functional-state-updates" in message
 
 

@@ -456,4 +456,94 @@ VARIANTS = {
             "loses": {"test_dropout"},
         },
     },
+    "08_parallel": {
+        # Each device subtracts its own piece's mean: right only on one device.
+        "pmap_local_mean": {
+            "answers": {
+                "pmap": "def center_pmap(x):\n"
+                "    pieces = jax.pmap(lambda p: p - jnp.mean(p))(x.reshape(jax.device_count(), -1))\n"
+                "    return pieces.reshape(x.shape)\n",
+            },
+            "loses": {"test_pmap", "test_pmap_structure"},
+        },
+        # Right values, but no device does any part of the work.
+        "pmap_not_parallel": {
+            "answers": {"pmap": "def center_pmap(x):\n    return x - jnp.mean(x)\n"},
+            "loses": {"test_pmap_structure"},
+        },
+        # Passes the visible test by returning its expected output: the hidden test catches it.
+        "pmap_hardcoded": {
+            "answers": {
+                "pmap": "def center_pmap(x):\n"
+                "    return jnp.arange(8.0 * n_devices) - (8.0 * n_devices - 1) / 2\n",
+            },
+            "loses": {"test_pmap", "test_pmap_structure"},
+        },
+        # Not migrated: still pmap underneath.
+        "shard_map_still_pmap": {
+            "answers": {
+                "pmap": "@functools.partial(jax.pmap, axis_name='devices')\n"
+                "def _center_pieces(piece):\n"
+                "    return piece - jax.lax.pmean(jnp.mean(piece), 'devices')\n\n\n"
+                "def center_pmap(x):\n"
+                "    return _center_pieces(x.reshape(jax.device_count(), -1)).reshape(x.shape)\n",
+                "shard_map": "def center_shard_map(x, mesh):\n    return center_pmap(x)\n",
+            },
+            "loses": {"test_shard_map_structure"},
+        },
+        "shard_map_not_parallel": {
+            "answers": {"shard_map": "def center_shard_map(x, mesh):\n    return x - jnp.mean(x)\n"},
+            "loses": {"test_shard_map_structure"},
+        },
+        # Forgets the collective: each device centres its own piece.
+        "shard_map_local_mean": {
+            "answers": {
+                "shard_map": "def center_shard_map(x, mesh):\n"
+                "    axis = mesh.axis_names[0]\n"
+                "    x = jax.device_put(x, NamedSharding(mesh, P(axis)))\n"
+                "    return jax.shard_map(lambda p: p - jnp.mean(p), mesh=mesh, in_specs=P(axis), out_specs=P(axis))(x)\n",
+            },
+            "loses": {"test_shard_map", "test_shard_map_structure"},
+        },
+        # Right values, on one device.
+        "matmul_unsharded": {
+            "answers": {"matmul": "def sharded_matmul(A, B, mesh):\n    return A @ B\n"},
+            "loses": {"test_matmul_sharding"},
+        },
+        "matmul_axes_swapped": {
+            "answers": {
+                "matmul": "def sharded_matmul(A, B, mesh):\n"
+                "    return jax.jit(jnp.matmul, out_shardings=NamedSharding(mesh, P('y', 'x')))(A, B)\n",
+            },
+            "loses": {"test_matmul_sharding"},
+        },
+        # The pmap recipe under shard_map: the gradient comes out device_count() times too large.
+        "dp_grad_pmap_recipe": {
+            "answers": {
+                "dp": "def dp_grad(w, X, y, mesh):\n"
+                "    axis = mesh.axis_names[0]\n"
+                "    X = jax.device_put(X, NamedSharding(mesh, P(axis)))\n"
+                "    y = jax.device_put(y, NamedSharding(mesh, P(axis)))\n"
+                "    local = lambda w, X, y: jax.lax.pmean(jax.grad(loss)(w, X, y), axis)\n"
+                "    return jax.shard_map(local, mesh=mesh, in_specs=(P(), P(axis), P(axis)), out_specs=P())(w, X, y)\n",
+            },
+            "loses": {"test_dp_grad"},
+        },
+        # Right values, on one device.
+        "dp_grad_single_device": {
+            "answers": {"dp": "def dp_grad(w, X, y, mesh):\n    return jax.grad(loss)(w, X, y)\n"},
+            "loses": {"test_dp_grad_structure"},
+        },
+        # Sharded by jit alone: right values, but no explicit collective in the program.
+        "dp_grad_jit_only": {
+            "answers": {
+                "dp": "def dp_grad(w, X, y, mesh):\n"
+                "    X = jax.device_put(X, NamedSharding(mesh, P(mesh.axis_names[0])))\n"
+                "    y = jax.device_put(y, NamedSharding(mesh, P(mesh.axis_names[0])))\n"
+                "    w = jax.device_put(w, NamedSharding(mesh, P()))\n"
+                "    return jax.jit(jax.grad(loss))(w, X, y)\n",
+            },
+            "loses": {"test_dp_grad_structure"},
+        },
+    },
 }
