@@ -12,6 +12,8 @@ LECTURES = {
     "05": "course/05_vmap.ipynb",
     "06": "course/06_grad.ipynb",
     "07": "course/07_prng.ipynb",
+    "08": "course/08_parallel.ipynb",
+    "09": "course/09_capstone.ipynb",
 }
 
 

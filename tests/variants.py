@@ -546,4 +546,94 @@ VARIANTS = {
             "loses": {"test_dp_grad_structure"},
         },
     },
+    "09_capstone": {
+        # Assumes two classes: right on the visible test, the wrong shape on the hidden one.
+        "predict_two_classes_hardcoded": {
+            "answers": {"predict": "def predict(params, X):\n    return jax.vmap(forward_one, in_axes=(None, 0))(params, X)[:, :2]\n"},
+            "loses": {"test_predict"},
+        },
+        # Climbs the loss: the step, and everything trained with it, goes wrong.
+        "step_gradient_ascent": {
+            "answers": {
+                "step": "@jax.jit\n"
+                "def train_step(params, X, y, lr):\n"
+                "    loss, grads = jax.value_and_grad(loss_fn)(params, X, y)\n"
+                "    return jax.tree.map(lambda p, g: p + lr * g, params, grads), loss\n",
+            },
+            "loses": {"test_step", "test_epoch", "test_fit"},
+        },
+        # Correct but slow: every step dispatched op by op from Python.
+        "step_not_jitted": {
+            "answers": {
+                "step": "def train_step(params, X, y, lr):\n"
+                "    loss, grads = jax.value_and_grad(loss_fn)(params, X, y)\n"
+                "    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss\n",
+            },
+            "loses": {"test_speed"},
+        },
+        # Correct but slow: a new jitted function, so a compilation, on every call.
+        "step_jit_every_call": {
+            "answers": {
+                "step": "def train_step(params, X, y, lr):\n"
+                "    step = jax.jit(lambda p: jax.value_and_grad(loss_fn)(p, X, y))\n"
+                "    loss, grads = step(params)\n"
+                "    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss\n",
+            },
+            "loses": {"test_speed"},
+        },
+        # Right values, but a Python loop dispatches every minibatch.
+        "epoch_python_loop": {
+            "answers": {
+                "epoch": "def train_epoch(params, X, y, key, lr):\n"
+                "    perm = jax.random.permutation(key, X.shape[0])\n"
+                "    X, y = X[perm], y[perm]\n"
+                "    losses = []\n"
+                "    for b in range(X.shape[0] // BATCH):\n"
+                "        params, loss = train_step(params, X[b * BATCH : (b + 1) * BATCH], y[b * BATCH : (b + 1) * BATCH], lr)\n"
+                "        losses.append(loss)\n"
+                "    return params, jnp.mean(jnp.stack(losses))\n",
+            },
+            "loses": {"test_epoch_compiles_once"},
+        },
+        # Right values, but the epoch is compiled again on every call.
+        "epoch_jit_every_call": {
+            "answers": {
+                "epoch": "def train_epoch(params, X, y, key, lr):\n"
+                "    def epoch(params, X, y, key):\n"
+                "        perm = jax.random.permutation(key, X.shape[0])\n"
+                "        batches = X.shape[0] // BATCH\n"
+                "        Xb = X[perm][: batches * BATCH].reshape(batches, BATCH, -1)\n"
+                "        yb = y[perm][: batches * BATCH].reshape(batches, BATCH)\n"
+                "        params, losses = jax.lax.scan(lambda p, b: train_step(p, *b, lr), params, (Xb, yb))\n"
+                "        return params, jnp.mean(losses)\n"
+                "    return jax.jit(epoch)(params, X, y, key)\n",
+            },
+            "loses": {"test_epoch_compiles_once"},
+        },
+        # Never shuffles: the values differ from the recipe.
+        "epoch_no_shuffle": {
+            "answers": {
+                "epoch": "@jax.jit\n"
+                "def train_epoch(params, X, y, key, lr):\n"
+                "    batches = X.shape[0] // BATCH\n"
+                "    Xb = X[: batches * BATCH].reshape(batches, BATCH, -1)\n"
+                "    yb = y[: batches * BATCH].reshape(batches, BATCH)\n"
+                "    params, losses = jax.lax.scan(lambda p, b: train_step(p, *b, lr), params, (Xb, yb))\n"
+                "    return params, jnp.mean(losses)\n",
+            },
+            "loses": {"test_epoch"},
+        },
+        # Starts every epoch from the initial params: ten epochs train as much as one.
+        "fit_forgets_params": {
+            "answers": {
+                "fit": "def fit(key, X, y, epochs):\n"
+                "    init_key, shuffle_key = jax.random.split(key)\n"
+                "    params = init_mlp(init_key, SIZES)\n"
+                "    for epoch in range(epochs):\n"
+                "        trained, _ = train_epoch(params, X, y, jax.random.fold_in(shuffle_key, epoch), 0.5)\n"
+                "    return trained\n",
+            },
+            "loses": {"test_fit"},
+        },
+    },
 }
