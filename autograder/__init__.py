@@ -11,12 +11,14 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
   `check_independent_rows`.
 - Hidden inputs: `grader_rng`, `grader_key`.
+- Self-check: `check_my_work` (in a notebook), `check_notebook`.
 """
 
 from ._backend import backend
 from ._errors import CheckFailed, lecture_link
 from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
 from ._reference import check_close, check_reference, load_reference, save_reference, tolerance
+from ._selfcheck import check_my_work, check_notebook
 from ._seeds import grader_key, grader_rng, grader_seed
 from ._structure import (
     check_collective,
@@ -47,7 +49,9 @@ __all__ = [
     "check_jaxpr_constant",
     "check_jitted",
     "check_largest_intermediate",
+    "check_my_work",
     "check_no_key_reuse",
+    "check_notebook",
     "check_primitives",
     "check_pure",
     "check_reference",

@@ -71,7 +71,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     refs.add_argument("assignment", nargs="*", help="assignment ids (default: all)")
     refs.add_argument("--into", type=Path, default=PACKAGE_REFERENCES, help="folder to write (default: the package's)")
+    check = commands.add_parser(
+        "check",
+        help="grade your own notebook in a fresh kernel, hidden tests included where solutions/ is at hand",
+    )
+    check.add_argument("notebooks", nargs="+", type=Path, help="exercise notebooks to check")
     args = parser.parse_args(argv)
+
+    if args.command == "check":
+        from ._selfcheck import check_notebook
+
+        all_passed = True
+        for notebook in args.notebooks:
+            try:
+                result = check_notebook(notebook)
+            except (FileNotFoundError, ValueError, RuntimeError) as error:
+                print(f"jax-course check: {error}", file=sys.stderr)
+                all_passed = False
+                continue
+            print(result.report())
+            all_passed &= all(r.passed for r in result.results)
+        return 0 if all_passed else 1
 
     if args.command == "references":
         root = course_root()

@@ -13,11 +13,9 @@ from conftest import ASSIGNMENTS, ROOT, VENV_BIN, make_course, read_scores, run,
 from variants import VARIANTS
 
 
-@pytest.fixture(scope="module", params=ASSIGNMENTS)
-def graded(request, tmp_path_factory):
+def grade_batch(assignment, folder):
     """Autograde the reference answers, the untouched release and every wrong variant, in one batch."""
-    assignment = request.param
-    course = make_course(tmp_path_factory.mktemp(assignment), assignment)
+    course = make_course(folder, assignment)
     reference = solution_sources(assignment)
     submit(course, assignment, "reference", reference)
     submit(course, assignment, "untouched", {})
@@ -30,17 +28,17 @@ def graded(request, tmp_path_factory):
     return assignment, course, read_scores(course, assignment)
 
 
-def test_reference_solution_gets_full_marks(graded):
+def reference_solution_gets_full_marks(graded):
     assignment, _, scores = graded
     assert scores["reference"] == test_points(assignment)
 
 
-def test_untouched_exercise_gets_zero(graded):
+def untouched_exercise_gets_zero(graded):
     assignment, _, scores = graded
     assert scores["untouched"] == {name: 0.0 for name in test_points(assignment)}
 
 
-def test_each_wrong_variant_loses_exactly_its_points(graded):
+def each_wrong_variant_loses_exactly_its_points(graded):
     assignment, _, scores = graded
     points = test_points(assignment)
     for name, variant in VARIANTS[assignment].items():
@@ -64,7 +62,7 @@ SPECIAL_CHECKS = (
 )
 
 
-def test_every_timed_or_structural_problem_has_two_variants_that_fail_it(graded):
+def every_timed_or_structural_problem_has_two_variants_that_fail_it(graded):
     assignment, _, _ = graded
     nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
     special = {
@@ -79,7 +77,7 @@ def test_every_timed_or_structural_problem_has_two_variants_that_fail_it(graded)
         assert len(failing) >= 2, f"{test} is failed only by {failing}"
 
 
-def test_feedback_keeps_messages_and_hides_test_code(graded):
+def feedback_keeps_messages_and_hides_test_code(graded):
     assignment, course, _ = graded
     run(VENV_BIN / "nbgrader", "generate_feedback", assignment, "--force", cwd=course)
     pages = {
@@ -103,6 +101,25 @@ def test_feedback_keeps_messages_and_hides_test_code(graded):
     # A failure inside the hidden tests still tells the student what went wrong.
     hardcoded = next(name for name in VARIANTS[assignment] if name.endswith("_hardcoded"))
     assert "CheckFailed: " in pages[hardcoded] and re.search(r"on (a )?hidden input", pages[hardcoded])
+
+
+# One test per assignment, so that its batch (the slow part) is graded once, whichever
+# pytest-xdist worker runs it; each claim about the batch is a subtest of its own.
+CLAIMS = [
+    reference_solution_gets_full_marks,
+    untouched_exercise_gets_zero,
+    each_wrong_variant_loses_exactly_its_points,
+    every_timed_or_structural_problem_has_two_variants_that_fail_it,
+    feedback_keeps_messages_and_hides_test_code,
+]
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_autograde(assignment, tmp_path, subtests):
+    graded = grade_batch(assignment, tmp_path)
+    for claim in CLAIMS:
+        with subtests.test(msg=claim.__name__):
+            claim(graded)
 
 
 def test_parallel_assignment_scores_full_marks_on_one_device(tmp_path, monkeypatch):

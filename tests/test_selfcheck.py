@@ -1,0 +1,90 @@
+"""`jax-course check` and `check_my_work`: a self-learner's report, hidden tests included."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import nbformat
+import pytest
+
+from autograder._selfcheck import check_notebook, decide_timing
+from conftest import ROOT, VENV_BIN, solution_sources
+from variants import VARIANTS
+
+ASSIGNMENT = "03_tracing"  # the quickest to run
+
+
+def answered(folder, answers):
+    """A copy of the released exercise with `answers` (grade_id -> source) filled in."""
+    nb = nbformat.read(ROOT / "exercises" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in answers:
+            cell.source = answers[grade_id]
+    path = folder / f"{ASSIGNMENT}.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.fixture
+def in_course(tmp_path):
+    """A work folder inside a copy of the course, as in a self-learner's clone."""
+    shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions" / ASSIGNMENT, tmp_path / "solutions" / ASSIGNMENT)
+    work = tmp_path / "exercises" / ASSIGNMENT
+    work.mkdir(parents=True)
+    return work
+
+
+def test_reference_answers_pass_everything_with_hidden_tests(in_course):
+    result = check_notebook(answered(in_course, solution_sources(ASSIGNMENT)))
+    assert result.hidden_tests
+    assert result.results and all(r.passed for r in result.results), result.report()
+    got, total = result.score
+    assert got == total > 0
+    assert "Score: " in result.report() and "FAILED" not in result.report()
+
+
+def test_a_hardcoded_answer_fails_on_the_hidden_input_and_says_what_to_reread(in_course):
+    name = next(n for n in VARIANTS[ASSIGNMENT] if n.endswith("_hardcoded"))
+    variant = VARIANTS[ASSIGNMENT][name]
+    result = check_notebook(answered(in_course, {**solution_sources(ASSIGNMENT), **variant["answers"]}))
+    failed = {r.test for r in result.results if not r.passed}
+    assert failed == variant["loses"]
+    report = result.report()
+    assert "hidden input" in report and "Reread: course/03_tracing.ipynb#" in report
+    assert "Traceback" not in report and "autograder/_" not in report  # no grader internals
+
+
+def test_untouched_exercise_fails_every_problem_from_the_command_line(in_course):
+    path = answered(in_course, {})
+    done = subprocess.run([VENV_BIN / "jax-course", "check", str(path)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1
+    assert "passed " not in done.stdout and done.stdout.count("FAILED") >= 4
+    assert "not answered yet" in done.stdout
+
+
+def test_a_lone_notebook_runs_its_visible_tests(tmp_path):
+    result = check_notebook(answered(tmp_path, solution_sources(ASSIGNMENT)))
+    assert not result.hidden_tests and "visible tests only" in result.report()
+    assert len(result.results) >= 4 and all(r.passed for r in result.results), result.report()
+
+
+def test_a_damaged_notebook_gets_a_clear_message(tmp_path):
+    broken = tmp_path / f"{ASSIGNMENT}.ipynb"
+    broken.write_text('{"cells": [')
+    done = subprocess.run([VENV_BIN / "jax-course", "check", str(broken)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "not a readable Jupyter notebook" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_timing_mode_follows_the_variable_or_a_calibration(monkeypatch):
+    monkeypatch.setenv("JAXCOURSE_TIMING", "advisory")
+    assert decide_timing() == ("advisory", "set by JAXCOURSE_TIMING")
+    monkeypatch.delenv("JAXCOURSE_TIMING")
+    monkeypatch.setenv("BINDER_REQUEST", "1")
+    assert decide_timing()[0] == "advisory"
+    monkeypatch.delenv("BINDER_REQUEST")
+    assert decide_timing(spread_limit=1e9)[0] == "enforce"
+    assert decide_timing(spread_limit=0.5)[0] == "advisory"  # any spread counts as busy
