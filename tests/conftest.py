@@ -70,6 +70,17 @@ def solution_sources(assignment: str) -> dict[str, str]:
     }
 
 
+def answered(assignment: str, answers: dict[str, str], path: Path) -> Path:
+    """Write the committed release of `assignment` with `answers` (grade_id -> source) filled in."""
+    nb = nbformat.read(ROOT / "exercises" / assignment / f"{assignment}.ipynb", as_version=4)
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in answers:
+            cell.source = answers[grade_id]
+    nbformat.write(nb, path)
+    return path
+
+
 def submit(course: Path, assignment: str, student: str, answers: dict[str, str]) -> Path:
     """Write the released notebook with `answers` (grade_id -> source) filled in, as `student`'s submission."""
     nb = nbformat.read(course / "exercises" / assignment / f"{assignment}.ipynb", as_version=4)

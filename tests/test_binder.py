@@ -11,7 +11,7 @@ import tomllib
 
 import pytest
 
-from conftest import ROOT, solution_sources
+from conftest import ROOT, answered, solution_sources
 
 
 def test_runtime_and_dependencies_come_from_pyproject():
@@ -56,18 +56,9 @@ def test_post_build_keeps_validate_and_turns_off_the_course_server_parts(binder_
 
 
 def test_an_exercise_runs_and_validates_in_the_binder_env(binder_env, tmp_path):
-    import nbformat
-
     venv, env = binder_env
     assignment = "03_tracing"
-    nb = nbformat.read(ROOT / "exercises" / assignment / f"{assignment}.ipynb", as_version=4)
-    answers = solution_sources(assignment)
-    for cell in nb.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id in answers:
-            cell.source = answers[grade_id]
-    solved = tmp_path / f"{assignment}.ipynb"
-    nbformat.write(nb, solved)
+    solved = answered(assignment, solution_sources(assignment), tmp_path / f"{assignment}.ipynb")
     shutil.copy(ROOT / "exercises" / assignment / f"{assignment}.ipynb", tmp_path / "untouched.ipynb")
     validate = [str(venv / "bin" / "nbgrader"), "validate"]
     passed = subprocess.run([*validate, str(solved)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)

@@ -5,26 +5,17 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-import nbformat
 import pytest
 
 from autograder._selfcheck import check_notebook, decide_timing
-from conftest import ROOT, VENV_BIN, solution_sources
+from conftest import ROOT, VENV_BIN, answered, solution_sources
 from variants import VARIANTS
 
 ASSIGNMENT = "03_tracing"  # the quickest to run
 
 
-def answered(folder, answers):
-    """A copy of the released exercise with `answers` (grade_id -> source) filled in."""
-    nb = nbformat.read(ROOT / "exercises" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
-    for cell in nb.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id in answers:
-            cell.source = answers[grade_id]
-    path = folder / f"{ASSIGNMENT}.ipynb"
-    nbformat.write(nb, path)
-    return path
+def answered_copy(folder, answers):
+    return answered(ASSIGNMENT, answers, folder / f"{ASSIGNMENT}.ipynb")
 
 
 @pytest.fixture
@@ -38,7 +29,7 @@ def in_course(tmp_path):
 
 
 def test_reference_answers_pass_everything_with_hidden_tests(in_course):
-    result = check_notebook(answered(in_course, solution_sources(ASSIGNMENT)))
+    result = check_notebook(answered_copy(in_course, solution_sources(ASSIGNMENT)))
     assert result.hidden_tests
     assert result.results and all(r.passed for r in result.results), result.report()
     got, total = result.score
@@ -49,7 +40,7 @@ def test_reference_answers_pass_everything_with_hidden_tests(in_course):
 def test_a_hardcoded_answer_fails_on_the_hidden_input_and_says_what_to_reread(in_course):
     name = next(n for n in VARIANTS[ASSIGNMENT] if n.endswith("_hardcoded"))
     variant = VARIANTS[ASSIGNMENT][name]
-    result = check_notebook(answered(in_course, {**solution_sources(ASSIGNMENT), **variant["answers"]}))
+    result = check_notebook(answered_copy(in_course, {**solution_sources(ASSIGNMENT), **variant["answers"]}))
     failed = {r.test for r in result.results if not r.passed}
     assert failed == variant["loses"]
     report = result.report()
@@ -58,7 +49,7 @@ def test_a_hardcoded_answer_fails_on_the_hidden_input_and_says_what_to_reread(in
 
 
 def test_untouched_exercise_fails_every_problem_from_the_command_line(in_course):
-    path = answered(in_course, {})
+    path = answered_copy(in_course, {})
     done = subprocess.run([VENV_BIN / "jax-course", "check", str(path)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 1
     assert "passed " not in done.stdout and done.stdout.count("FAILED") >= 4
@@ -66,7 +57,7 @@ def test_untouched_exercise_fails_every_problem_from_the_command_line(in_course)
 
 
 def test_a_lone_notebook_runs_its_visible_tests(tmp_path):
-    result = check_notebook(answered(tmp_path, solution_sources(ASSIGNMENT)))
+    result = check_notebook(answered_copy(tmp_path, solution_sources(ASSIGNMENT)))
     assert not result.hidden_tests and "visible tests only" in result.report()
     assert len(result.results) >= 4 and all(r.passed for r in result.results), result.report()
 
