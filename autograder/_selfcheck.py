@@ -160,7 +160,13 @@ def _results(nb: dict, scores: dict[str, float] | None) -> list[ProblemResult]:
 
 
 def _run(command: list[str], cwd: Path, env: dict, what: str, timeout: float) -> None:
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    try:
+        done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(
+            f"{what} took longer than {timeout:.0f} s and was stopped: look for an answer that never "
+            "finishes (an endless loop, or a loop over millions of elements in Python)."
+        ) from None
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
         raise RuntimeError(f"{what} failed:\n{tail}")

@@ -79,3 +79,10 @@ def test_timing_mode_follows_the_variable_or_a_calibration(monkeypatch):
     monkeypatch.delenv("BINDER_REQUEST")
     assert decide_timing(spread_limit=1e9)[0] == "enforce"
     assert decide_timing(spread_limit=0.5)[0] == "advisory"  # any spread counts as busy
+
+
+def test_a_notebook_that_never_finishes_is_stopped_with_a_clear_message(tmp_path):
+    from autograder._selfcheck import _run
+
+    with pytest.raises(RuntimeError, match="took longer than 1 s and was stopped: look for an answer that never finishes"):
+        _run(["sleep", "30"], tmp_path, {}, "Grading", timeout=1)
