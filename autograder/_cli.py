@@ -76,7 +76,22 @@ def main(argv: list[str] | None = None) -> int:
         help="grade your own notebook in a fresh kernel, hidden tests included where solutions/ is at hand",
     )
     check.add_argument("notebooks", nargs="+", type=Path, help="exercise notebooks to check")
+    badges = commands.add_parser(
+        "badges",
+        help="rewrite the Open-in-Colab badges and setup cells from pyproject.toml (then run `make exercises`)",
+    )
+    badges.add_argument("--check", action="store_true", help="only list what is out of date; exit 1 if anything is")
     args = parser.parse_args(argv)
+
+    if args.command == "badges":
+        from ._colab import rewrite_all
+
+        changed = rewrite_all(course_root(), check=args.check)
+        for path in changed:
+            print(f"{'out of date' if args.check else 'rewrote'}: {path}")
+        if changed and not args.check:
+            print("Now regenerate the exercises from solutions/: make exercises")
+        return 1 if changed and args.check else 0
 
     if args.command == "check":
         from ._selfcheck import check_notebook
