@@ -25,14 +25,17 @@ $(VENV)/.installed: pyproject.toml
 lab: setup
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) course/01_arrays.ipynb
 
-# The browser test drives Debian's chromium (Playwright's own browsers cannot be downloaded
-# everywhere the course runs); without it, or without root and apt, that one test is skipped.
+# Debian packages two tests need: chromium for the browser test (Playwright's own browsers
+# cannot be downloaded everywhere the course runs) and postgresql for the PostgreSQL gradebook
+# test. Installed when missing, as root with apt-get; otherwise those tests are skipped.
+SYSTEM_PACKAGES := $(if $(wildcard /usr/bin/chromium),,chromium) $(if $(wildcard /usr/lib/postgresql/*/bin/initdb),,postgresql)
 system-packages:
-	@if [ -x /usr/bin/chromium ]; then :; \
-	elif [ "$$(id -u)" != 0 ]; then echo "No /usr/bin/chromium, and not root to install it: the browser test will be skipped."; \
-	elif ! command -v apt-get >/dev/null; then echo "No /usr/bin/chromium, and no apt-get to install it: the browser test will be skipped."; \
-	else apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium \
-		|| echo "Installing chromium with apt-get failed: the browser test will be skipped."; fi
+	@packages="$(strip $(SYSTEM_PACKAGES))"; \
+	if [ -z "$$packages" ]; then :; \
+	elif [ "$$(id -u)" != 0 ]; then echo "Missing $$packages, and not root to install: the tests needing them will be skipped."; \
+	elif ! command -v apt-get >/dev/null; then echo "Missing $$packages, and no apt-get: the tests needing them will be skipped."; \
+	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$packages \
+		|| echo "Installing $$packages with apt-get failed: the tests needing them will be skipped."; fi
 
 test: setup system-packages
 	$(BIN)/python -m pytest

@@ -81,7 +81,46 @@ def main(argv: list[str] | None = None) -> int:
         help="rewrite the Open-in-Colab badges and setup cells from pyproject.toml (then run `make exercises`)",
     )
     badges.add_argument("--check", action="store_true", help="only list what is out of date; exit 1 if anything is")
+    grade = commands.add_parser(
+        "grade",
+        help="autograde every submission of an assignment in parallel, into nbgrader's gradebook (instructors)",
+        description="Grade submitted/*/ASSIGNMENT with nbgrader's own preprocessors, several at once. "
+        "Reruns grade only what is new or unfinished; reports go to grading/ASSIGNMENT/.",
+    )
+    grade.add_argument("assignment")
+    grade.add_argument("--workers", type=int, default=0, help="notebooks run at once (default: one per core, or the Dask cluster's threads)")
+    grade.add_argument("--force", action="store_true", help="regrade every submission, even those already graded")
+    grade.add_argument("--timeout", type=float, default=900, help="seconds one whole notebook may run (default 900)")
+    grade.add_argument("--memory", type=float, default=4096, help="MB one notebook's processes may use together (default 4096)")
+    grade.add_argument("--scheduler", help="a Dask scheduler address (tcp://host:8786): run the notebooks on its workers")
+    grade.add_argument("--student", help="grade only this student")
+    grade.add_argument("--db", help="gradebook SQLAlchemy URL (default: nbgrader's db_url, sqlite:///gradebook.db)")
     args = parser.parse_args(argv)
+
+    if args.command == "grade":
+        from ._batch import grade as grade_batch
+        from ._batch import summary_table, write_report
+
+        from ._batch import GradingError
+
+        root = course_root()
+        try:
+            run = grade_batch(root, args.assignment, workers=args.workers, force=args.force, notebook_timeout=args.timeout,
+                              memory_mb=args.memory, scheduler=args.scheduler, student=args.student, db_url=args.db,
+                              progress=sys.stderr.isatty())
+        except GradingError as error:
+            print(f"jax-course grade: {error}", file=sys.stderr)
+            return 2
+        from rich.console import Console
+
+        console = Console()
+        console.print(summary_table(run))
+        csv_path, html_path = write_report(run)
+        console.print(f"Report: {html_path} and {csv_path}")
+        if run.interrupted:
+            console.print("Stopped. Grades finished so far are saved; run the same command again to grade the rest.")
+            return 130
+        return 0
 
     if args.command == "badges":
         from ._colab import rewrite_all

@@ -1,0 +1,264 @@
+"""`jax-course grade`: the same grades as stock `nbgrader autograde`, in parallel, resumable, with limits."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, VENV_BIN, make_course, run, solution_sources, submit
+from variants import VARIANTS
+
+ASSIGNMENT = "03_tracing"
+# A hanging cell costs the per-cell timeout in both graders; 15 s keeps the test short.
+CELL_TIMEOUT = 15
+
+
+def _grade(course: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    done = subprocess.run([VENV_BIN / "jax-course", "grade", ASSIGNMENT, *args], cwd=course,
+                          capture_output=True, text=True, timeout=900)
+    if check:
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
+def scores(db_url: str) -> dict[str, dict[str, float]]:
+    """`{student: {test: score}}` in a gradebook; a student without a graded notebook is left out."""
+    from nbgrader.api import Gradebook
+
+    found = {}
+    with Gradebook(db_url) as gb:
+        for submission in gb.assignment_submissions(ASSIGNMENT):
+            found[submission.student_id] = {g.name: float(g.score) for n in submission.notebooks for g in n.grades}
+    return found
+
+
+def _same_as_stock(ours: dict, stock: dict) -> None:
+    zero = {name: 0.0 for name in ours["reference"]}
+    for student in ours.keys() | stock.keys():
+        # Stock nbgrader leaves an unreadable notebook's grades empty (score 0); ours records zeros.
+        assert ours.get(student, zero) == stock.get(student, zero), student
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> Path:
+    """A course with a realistic small batch: right, untouched, wrong, raising, hanging, unreadable."""
+    course = make_course(tmp_path_factory.mktemp("batch"), ASSIGNMENT)
+    with open(course / "nbgrader_config.py", "a") as config:
+        config.write(f"\nc.Execute.timeout = {CELL_TIMEOUT}\n")
+    reference = solution_sources(ASSIGNMENT)
+    submit(course, ASSIGNMENT, "reference", reference)
+    submit(course, ASSIGNMENT, "untouched", {})
+    for name in list(VARIANTS[ASSIGNMENT])[:1]:
+        submit(course, ASSIGNMENT, name, {**reference, **VARIANTS[ASSIGNMENT][name]["answers"]})
+    first = next(iter(reference))
+    submit(course, ASSIGNMENT, "raising", {**reference, first: "raise ValueError('oops')"})
+    submit(course, ASSIGNMENT, "hanging", {**reference, first: "while True:\n    pass"})
+    unreadable = course / "submitted" / "unreadable" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    unreadable.parent.mkdir(parents=True)
+    unreadable.write_text('{"cells": [')
+    return course
+
+
+def _ledger_times(course: Path) -> dict[str, int]:
+    return {p.stem: p.stat().st_mtime_ns for p in (course / "grading" / ASSIGNMENT / "done").glob("*.json")}
+
+
+def _copy(batch: Path, into: Path) -> Path:
+    shutil.copytree(batch, into)
+    return into
+
+
+def test_parallel_grades_equal_stock_nbgrader_and_survive_a_kill(batch, tmp_path, subtests):
+    stock = _copy(batch, tmp_path / "stock")
+    subprocess.run([VENV_BIN / "nbgrader", "autograde", ASSIGNMENT], cwd=stock, capture_output=True,
+                   env={**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}"}, timeout=900)
+    expected = scores(f"sqlite:///{stock / 'gradebook.db'}")
+    assert expected["reference"] and all(expected["reference"].values()), expected
+    students = sorted(p.name for p in (batch / "submitted").iterdir())
+
+    with subtests.test("parallel, two workers"):
+        ours = _copy(batch, tmp_path / "ours")
+        done = _grade(ours, "--workers", "2")
+        _same_as_stock(scores(f"sqlite:///{ours / 'gradebook.db'}"), expected)
+        report = {row["student"]: row for row in csv.DictReader(open(ours / "grading" / ASSIGNMENT / "report.csv"))}
+        assert report["unreadable"]["reason"].startswith("unreadable: NotJSONError"), report["unreadable"]
+        assert report["reference"]["status"] == "graded" and sorted(report) == students
+        html = (ours / "grading" / ASSIGNMENT / "report.html").read_text()
+        assert "data:image/png;base64," in html and "unreadable" in html
+        assert "graded now" in done.stdout and "mean score" in done.stdout, done.stdout
+        # A rerun grades nothing: every submission is done.
+        before = _ledger_times(ours)
+        _grade(ours)
+        assert _ledger_times(ours) == before and len(before) == len(students)
+
+    with subtests.test("killed mid-batch, then rerun"):
+        resumed = _copy(batch, tmp_path / "resumed")
+        grader = subprocess.Popen([VENV_BIN / "jax-course", "grade", ASSIGNMENT], cwd=resumed,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        ledger = resumed / "grading" / ASSIGNMENT / "done"
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and len(list(ledger.glob("*.json"))) < 2:
+            time.sleep(0.2)
+        os.kill(grader.pid, signal.SIGKILL)  # as a crash would: no cleanup at all
+        grader.wait()
+        finished = len(list(ledger.glob("*.json")))
+        assert 2 <= finished < len(students), f"{finished} of {len(students)} finished before the kill"
+        _grade(resumed)
+        _same_as_stock(scores(f"sqlite:///{resumed / 'gradebook.db'}"), expected)
+        assert sorted(p.stem for p in ledger.glob("*.json")) == students
+        from nbgrader.api import Gradebook
+
+        with Gradebook(f"sqlite:///{resumed / 'gradebook.db'}") as gb:
+            assert sorted(s.student_id for s in gb.assignment_submissions(ASSIGNMENT)) == students
+
+    with subtests.test("a resubmission is regraded, nothing else"):
+        path = resumed / "submitted" / "untouched" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+        submit(resumed, ASSIGNMENT, "untouched", solution_sources(ASSIGNMENT))
+        assert path.is_file()
+        before = _ledger_times(resumed)
+        _grade(resumed)
+        after = _ledger_times(resumed)
+        assert [s for s in students if after[s] != before[s]] == ["untouched"]
+        assert scores(f"sqlite:///{resumed / 'gradebook.db'}")["untouched"] == expected["reference"]
+
+    with subtests.test("on a Dask cluster, into a PostgreSQL gradebook"):
+        on_dask = _copy(batch, tmp_path / "dask")
+        with dask_cluster(workers=2) as address, postgres() as db_url:
+            args = ["--scheduler", address]
+            if db_url:
+                args += ["--db", db_url]
+                missing = _grade(on_dask, *args, check=False)
+                assert missing.returncode == 2 and "has no assignment 03_tracing" in missing.stderr, missing.stderr
+                run(str(VENV_BIN / "nbgrader"), "generate_assignment", ASSIGNMENT, "--force",
+                    f"--CourseDirectory.db_url={db_url}", cwd=on_dask)
+            _grade(on_dask, *args)
+            _same_as_stock(scores(db_url or f"sqlite:///{on_dask / 'gradebook.db'}"), expected)
+
+
+def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(batch, tmp_path):
+    course = _copy(batch, tmp_path / "limits")
+    shutil.copy(ROOT / "nbgrader_config.py", course)  # the course's own per-cell timeout (120 s)
+    reference = solution_sources(ASSIGNMENT)
+    first = next(iter(reference))
+    shutil.rmtree(course / "submitted")
+    submit(course, ASSIGNMENT, "reference", reference)
+    # Under the per-cell timeout, over the whole-notebook one.
+    submit(course, ASSIGNMENT, "slow", {**reference, first: reference[first] + "\nimport time\ntime.sleep(90)"})
+    hog = "import numpy as np\nheap = [np.ones(2**26) for _ in range(200)]"  # 512 MB at a time, 100 GB in all
+    submit(course, ASSIGNMENT, "hungry", {**reference, first: reference[first] + "\n" + hog})
+
+    _grade(course, "--timeout", "40", "--memory", "2500")
+
+    ledger = {p.stem: json.loads(p.read_text()) for p in (course / "grading" / ASSIGNMENT / "done").glob("*.json")}
+    assert ledger["reference"]["status"] == "graded" and ledger["reference"]["score"] == ledger["reference"]["max_score"]
+    assert ledger["slow"]["reason"].startswith("timeout:"), ledger["slow"]
+    assert ledger["hungry"]["reason"].startswith("memory:"), ledger["hungry"]
+    for student in ("slow", "hungry"):
+        assert ledger[student]["status"] == "failed" and ledger[student]["score"] < ledger["reference"]["score"]
+    graded = json.loads(next((course / "autograded" / "hungry").rglob("*.ipynb")).read_text())
+    assert any("GradingStopped" in json.dumps(c.get("outputs", [])) for c in graded["cells"])
+    assert not _leftover_kernels(course)
+
+
+def _leftover_kernels(course: Path) -> list[int]:
+    """Processes still running in a grading scratch folder that has been deleted: a finished grade's."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            folder = os.readlink(entry / "cwd") if entry.name.isdigit() else ""
+        except OSError:
+            continue
+        if "jax-course-grade-" in folder and folder.endswith("(deleted)"):
+            found.append(int(entry.name))
+    return found
+
+
+# --- real services on loopback -------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class dask_cluster:
+    """A `dask scheduler` and `workers` one-thread `dask worker` processes on loopback, stopped by pid."""
+
+    def __init__(self, workers: int):
+        self.workers, self.processes = workers, []
+
+    def __enter__(self) -> str:
+        port = _free_port()
+        address = f"tcp://127.0.0.1:{port}"
+        dask = str(VENV_BIN / "dask")
+        self.processes.append(subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        for _ in range(self.workers):
+            self.processes.append(subprocess.Popen(
+                [dask, "worker", address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        from distributed import Client
+
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(self.workers, timeout=120)
+        return address
+
+    def __exit__(self, *_):
+        for process in reversed(self.processes):
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+class postgres:
+    """A throw-away PostgreSQL server on loopback, or None where none is installed (outside CI)."""
+
+    def __init__(self):
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+        self.bin = found[-1].parent if found else None
+
+    def _as_owner(self, *command: str) -> list[str]:
+        # PostgreSQL refuses to run as root: as root, run it as the `postgres` user.
+        return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else list(command)
+
+    def __enter__(self) -> str | None:
+        if self.bin is None:
+            if os.environ.get("CI") == "true":
+                pytest.fail("PostgreSQL is not installed: `make test` installs Debian's postgresql on CI")
+            return None
+        # Not under pytest's tmp_path: as root, the `postgres` user could not enter it.
+        self.folder = Path(tempfile.mkdtemp(prefix="jax-course-pg-"))
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("postgres")
+            os.chown(self.folder, owner.pw_uid, owner.pw_gid)
+        data, port = self.folder / "data", _free_port()
+        run(*self._as_owner(str(self.bin / "initdb"), "-D", str(data), "--auth=trust", "-U", "postgres"), cwd=self.folder)
+        run(*self._as_owner(str(self.bin / "pg_ctl"), "-D", str(data), "-w", "-l", str(self.folder / "log"),
+                            "-o", f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1", "start"), cwd=self.folder)
+        self.data = data
+        run(*self._as_owner(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "gradebook"),
+            cwd=self.folder)
+        return f"postgresql://postgres@127.0.0.1:{port}/gradebook"
+
+    def __exit__(self, *_):
+        if self.bin is not None and hasattr(self, "data"):
+            subprocess.run(self._as_owner(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"),
+                           capture_output=True, timeout=60)
+            shutil.rmtree(self.folder, ignore_errors=True)
