@@ -1,7 +1,9 @@
 """nbgrader settings for this course: solutions/ is the source, exercises/ the release."""
 
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
-from nbgrader.preprocessors import ClearHiddenTests, GetGrades
+from nbgrader.preprocessors import (
+    CheckCellMetadata, ClearHiddenTests, ClearOutput, DeduplicateIds, GetGrades, OverwriteCells, OverwriteKernelspec,
+)
 
 from autograder.feedback import ShortenTestErrors
 
@@ -14,6 +16,19 @@ c.CourseDirectory.release_directory = "exercises"
 # JAX notebooks start slowly and timing checks measure for several seconds; a
 # hung cell still ends here. Timeouts count per cell.
 c.Execute.timeout = 120
+
+# Defences against tampering (autograder/INTEGRITY.md). After the locked cells are restored,
+# a student cell that replaces the grader's tools, ends processes or runs code from text is
+# not run. Before any cell, the kernel caps file sizes and records the tools the checks trust
+# (nbgrader's default kernel argument, an in-memory history, is kept).
+c.Autograde.sanitize_preprocessors = [
+    ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells,
+    "autograder._integrity.RefuseTampering", CheckCellMetadata,
+]
+c.Execute.extra_arguments = [
+    "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.exec_lines=import autograder._integrity; autograder._integrity.guard()",
+]
 
 # Feedback keeps each test's message (what a student acts on) but never its code:
 # hidden tests and reference code stay with the instructor (jupyter/nbgrader#917).

@@ -275,13 +275,13 @@ class GradingRun:
                             continue
                         # One notebook per assignment is the course's rule; several run one after another.
                         future = pool.submit(lambda p=prepared: [(path, run_one(text, config)) for path, text in p])
-                        running[future] = (student, print_, time.monotonic())
+                        running[future] = (student, print_, time.monotonic(), _refusals(prepared))
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in done:
-                        student, print_, began = running.pop(future)
+                        student, print_, began, refused = running.pop(future)
                         results = future.result()
                         reason = next((e.failure for _, e in results if e.failure), "")
-                        self._record(converter, student, print_, reason, results, time.monotonic() - began)
+                        self._record(converter, student, print_, reason, results, time.monotonic() - began, refused)
                         progress.advance(task)
                         per_minute = 60 * len(self.outcomes) / max(time.monotonic() - started, 1e-9)
                         progress.update(task, rate=f"{per_minute:.1f}/min")
@@ -294,7 +294,8 @@ class GradingRun:
             if client is not None:
                 client.close()
 
-    def _record(self, converter: BatchAutograde, student: str, print_: str, reason: str, results, seconds: float) -> None:
+    def _record(self, converter: BatchAutograde, student: str, print_: str, reason: str, results, seconds: float,
+                refused: str = "") -> None:
         assignment = self.assignment
         try:
             if results is None:
@@ -313,7 +314,9 @@ class GradingRun:
             shutil.rmtree(converter._format_dest(assignment, student), ignore_errors=True)
             converter._zero(assignment, student)
         score, max_score, problems = converter._scores(assignment, student)
-        outcome = Outcome(student, "failed" if reason else "graded", reason, score, max_score, problems,
+        # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
+        note = "; ".join(filter(None, [reason, refused]))
+        outcome = Outcome(student, "failed" if reason else "graded", note, score, max_score, problems,
                           round(seconds, 2), print_)
         _write_atomically(self.ledger(student), json.dumps(asdict(outcome), indent=1))
         self.outcomes.append(outcome)
@@ -329,6 +332,17 @@ class GradingRun:
             except (ValueError, TypeError):
                 continue
         return entries
+
+
+def _refusals(prepared: list[tuple[str, str]]) -> str:
+    """What the sanitize step refused to run (`RefuseTampering`), as one line for the ledger."""
+    found = []
+    for _, text in prepared:
+        try:
+            found += json.loads(text).get("metadata", {}).get("jax_course", {}).get("refused", [])
+        except ValueError:
+            pass
+    return f"refused to run {'; '.join(found)}" if found else ""
 
 
 def _interrupt(*_) -> None:

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import nbformat
@@ -20,6 +21,7 @@ VENV_BIN = Path(sys.executable).parent
 
 
 def pytest_configure(config):
+    config._started = time.time()
     # Kernels run from this environment, whatever a user has installed: a
     # "python3" kernelspec in the user's data dir would otherwise win.
     config._jupyter_data = tempfile.mkdtemp(prefix="jupyter-data-")
@@ -124,3 +126,12 @@ test_points.__test__ = False  # a helper, not a test
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Show the hostile-submission table (tests/test_hostile.py) when this session wrote it."""
+    report = ROOT / "test-artifacts" / "hostile-report.txt"
+    started = getattr(config, "_started", None)
+    if report.is_file() and started is not None and report.stat().st_mtime >= started:
+        terminalreporter.write_sep("=", "hostile submissions")
+        terminalreporter.write(report.read_text())

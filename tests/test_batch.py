@@ -1,4 +1,4 @@
-"""`jax-course grade`: the same grades as stock `nbgrader autograde`, in parallel, resumable, with limits."""
+"""`jax-course grade`: in parallel, resumable, with limits, on Dask and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,17 +11,14 @@ import signal
 import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, VENV_BIN, make_course, run, solution_sources, submit
+from conftest import VENV_BIN, make_course, run, solution_sources, submit
 from variants import VARIANTS
 
 ASSIGNMENT = "03_tracing"
-# A hanging cell costs the per-cell timeout in both graders; 15 s keeps the test short.
-CELL_TIMEOUT = 15
 
 
 def _grade(course: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -43,19 +40,10 @@ def scores(db_url: str) -> dict[str, dict[str, float]]:
     return found
 
 
-def _same_as_stock(ours: dict, stock: dict) -> None:
-    zero = {name: 0.0 for name in ours["reference"]}
-    for student in ours.keys() | stock.keys():
-        # Stock nbgrader leaves an unreadable notebook's grades empty (score 0); ours records zeros.
-        assert ours.get(student, zero) == stock.get(student, zero), student
-
-
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory) -> Path:
-    """A course with a realistic small batch: right, untouched, wrong, raising, hanging, unreadable."""
+    """A course with a small batch: right, untouched, wrong, raising, unreadable (hanging ones: test_hostile)."""
     course = make_course(tmp_path_factory.mktemp("batch"), ASSIGNMENT)
-    with open(course / "nbgrader_config.py", "a") as config:
-        config.write(f"\nc.Execute.timeout = {CELL_TIMEOUT}\n")
     reference = solution_sources(ASSIGNMENT)
     submit(course, ASSIGNMENT, "reference", reference)
     submit(course, ASSIGNMENT, "untouched", {})
@@ -63,7 +51,6 @@ def batch(tmp_path_factory) -> Path:
         submit(course, ASSIGNMENT, name, {**reference, **VARIANTS[ASSIGNMENT][name]["answers"]})
     first = next(iter(reference))
     submit(course, ASSIGNMENT, "raising", {**reference, first: "raise ValueError('oops')"})
-    submit(course, ASSIGNMENT, "hanging", {**reference, first: "while True:\n    pass"})
     unreadable = course / "submitted" / "unreadable" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     unreadable.parent.mkdir(parents=True)
     unreadable.write_text('{"cells": [')
@@ -79,58 +66,33 @@ def _copy(batch: Path, into: Path) -> Path:
     return into
 
 
-def test_parallel_grades_equal_stock_nbgrader_and_survive_a_kill(batch, tmp_path, subtests):
-    stock = _copy(batch, tmp_path / "stock")
-    subprocess.run([VENV_BIN / "nbgrader", "autograde", ASSIGNMENT], cwd=stock, capture_output=True,
-                   env={**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}"}, timeout=900)
-    expected = scores(f"sqlite:///{stock / 'gradebook.db'}")
-    assert expected["reference"] and all(expected["reference"].values()), expected
+def test_parallel_grades_resume_and_run_on_dask_with_postgresql(batch, tmp_path, subtests):
+    # Equality with stock nbgrader, and a batch killed mid-way, are tested on the hostile
+    # catalogue (test_hostile.py), which runs both graders on the same 36 submissions.
     students = sorted(p.name for p in (batch / "submitted").iterdir())
+    ours = _copy(batch, tmp_path / "ours")
+    done = _grade(ours, "--workers", "2")
+    expected = scores(f"sqlite:///{ours / 'gradebook.db'}")
 
-    with subtests.test("parallel, two workers"):
-        ours = _copy(batch, tmp_path / "ours")
-        done = _grade(ours, "--workers", "2")
-        _same_as_stock(scores(f"sqlite:///{ours / 'gradebook.db'}"), expected)
+    with subtests.test("two workers: gradebook, report, summary"):
+        assert expected["reference"] and all(expected["reference"].values()), expected
+        assert set(expected["untouched"].values()) == {0.0}
         report = {row["student"]: row for row in csv.DictReader(open(ours / "grading" / ASSIGNMENT / "report.csv"))}
         assert report["unreadable"]["reason"].startswith("unreadable: NotJSONError"), report["unreadable"]
         assert report["reference"]["status"] == "graded" and sorted(report) == students
         html = (ours / "grading" / ASSIGNMENT / "report.html").read_text()
         assert "data:image/png;base64," in html and "unreadable" in html
         assert "graded now" in done.stdout and "mean score" in done.stdout, done.stdout
-        # A rerun grades nothing: every submission is done.
+
+    with subtests.test("a rerun grades nothing; a resubmission is regraded, nothing else"):
         before = _ledger_times(ours)
         _grade(ours)
         assert _ledger_times(ours) == before and len(before) == len(students)
-
-    with subtests.test("killed mid-batch, then rerun"):
-        resumed = _copy(batch, tmp_path / "resumed")
-        grader = subprocess.Popen([VENV_BIN / "jax-course", "grade", ASSIGNMENT], cwd=resumed,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        ledger = resumed / "grading" / ASSIGNMENT / "done"
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and len(list(ledger.glob("*.json"))) < 2:
-            time.sleep(0.2)
-        os.kill(grader.pid, signal.SIGKILL)  # as a crash would: no cleanup at all
-        grader.wait()
-        finished = len(list(ledger.glob("*.json")))
-        assert 2 <= finished < len(students), f"{finished} of {len(students)} finished before the kill"
-        _grade(resumed)
-        _same_as_stock(scores(f"sqlite:///{resumed / 'gradebook.db'}"), expected)
-        assert sorted(p.stem for p in ledger.glob("*.json")) == students
-        from nbgrader.api import Gradebook
-
-        with Gradebook(f"sqlite:///{resumed / 'gradebook.db'}") as gb:
-            assert sorted(s.student_id for s in gb.assignment_submissions(ASSIGNMENT)) == students
-
-    with subtests.test("a resubmission is regraded, nothing else"):
-        path = resumed / "submitted" / "untouched" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-        submit(resumed, ASSIGNMENT, "untouched", solution_sources(ASSIGNMENT))
-        assert path.is_file()
-        before = _ledger_times(resumed)
-        _grade(resumed)
-        after = _ledger_times(resumed)
+        submit(ours, ASSIGNMENT, "untouched", solution_sources(ASSIGNMENT))
+        _grade(ours)
+        after = _ledger_times(ours)
         assert [s for s in students if after[s] != before[s]] == ["untouched"]
-        assert scores(f"sqlite:///{resumed / 'gradebook.db'}")["untouched"] == expected["reference"]
+        assert scores(f"sqlite:///{ours / 'gradebook.db'}")["untouched"] == expected["reference"]
 
     with subtests.test("on a Dask cluster, into a PostgreSQL gradebook"):
         on_dask = _copy(batch, tmp_path / "dask")
@@ -143,12 +105,11 @@ def test_parallel_grades_equal_stock_nbgrader_and_survive_a_kill(batch, tmp_path
                 run(str(VENV_BIN / "nbgrader"), "generate_assignment", ASSIGNMENT, "--force",
                     f"--CourseDirectory.db_url={db_url}", cwd=on_dask)
             _grade(on_dask, *args)
-            _same_as_stock(scores(db_url or f"sqlite:///{on_dask / 'gradebook.db'}"), expected)
+            assert scores(db_url or f"sqlite:///{on_dask / 'gradebook.db'}") == expected
 
 
 def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(batch, tmp_path):
     course = _copy(batch, tmp_path / "limits")
-    shutil.copy(ROOT / "nbgrader_config.py", course)  # the course's own per-cell timeout (120 s)
     reference = solution_sources(ASSIGNMENT)
     first = next(iter(reference))
     shutil.rmtree(course / "submitted")

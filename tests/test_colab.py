@@ -11,7 +11,6 @@ import sys
 import tomllib
 
 import nbformat
-import pytest
 
 from autograder import _colab
 from conftest import ROOT, answered, solution_sources

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 
 import jax
 import jax.numpy as jnp

@@ -1,0 +1,176 @@
+"""A catalogue of hostile and broken submissions for 03_tracing, with the points each deserves.
+
+Each case starts from honest work worth 4 of 7 points (the `pure` and `leak` answers) plus a
+wrong `affine`, then adds the attack to the `affine` answer cell, so a successful attack would
+show as points for `test_affine` (1) or `test_affine_jaxpr` (2). Broken-notebook cases edit the
+notebook itself. `deserved` is the most a case may get; `ours_only` cases are not given to stock
+nbgrader, which has no limit that would stop them (see autograder/INTEGRITY.md).
+"""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+
+from conftest import solution_sources, test_points
+from variants import VARIANTS
+
+ASSIGNMENT = "03_tracing"
+REFERENCE = solution_sources(ASSIGNMENT)
+FULL = sum(test_points(ASSIGNMENT).values())
+HONEST = {"pure": REFERENCE["pure"], "leak": REFERENCE["leak"]}
+HONEST_POINTS = 4.0
+WRONG_AFFINE = "def affine(W, x, b):\n    return W @ x\n"
+
+
+def attack(code: str) -> dict[str, str]:
+    return {**HONEST, "affine": WRONG_AFFINE + code}
+
+
+def _hex(code: str) -> str:
+    return code.encode().hex()
+
+
+def _edit_cells(change):
+    def edit(nb):
+        change(nb.cells)
+        return nb
+    return edit
+
+
+def _by_id(cells, grade_id):
+    return next(c for c in cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def _delete(grade_id):
+    return _edit_cells(lambda cells: cells.remove(_by_id(cells, grade_id)))
+
+
+def _set_source_of_tests(cells):
+    for cell in cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id", "").startswith("test_"):
+            cell.source = "pass"
+
+
+def _fake_setup(cells):
+    _by_id(cells, "setup").source = (
+        "import jax, jax.numpy as jnp, numpy as np, types\n"
+        "ag = types.SimpleNamespace(**{n: (lambda *a, **k: None) for n in ('check_close', 'check_primitives', 'check_pure')})"
+    )
+
+
+def _points(value):
+    def change(cells):
+        _by_id(cells, "test_affine").metadata["nbgrader"]["points"] = value
+    return _edit_cells(change)
+
+
+def _rename(cells):
+    _by_id(cells, "test_affine").metadata["nbgrader"]["grade_id"] = "bonus"
+
+
+def _unlock(cells):
+    for cell in cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade_id", "").startswith("test_"):
+            meta.update(locked=False, solution=True)
+            cell.source = "pass"
+
+
+def _duplicate(cells):
+    cells.insert(cells.index(_by_id(cells, "test_affine")), nbformat.from_dict(json.loads(json.dumps(_by_id(cells, "test_affine")))))
+
+
+def _enormous(cells):
+    for cell in cells:
+        if cell.cell_type == "code":
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="x" * 2_000_000)]
+
+
+_V3 = json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": [
+    {"cell_type": "code", "input": "print('v3')", "language": "python", "outputs": []}]}]}).encode()
+
+CASES: dict[str, dict] = {
+    # --- tampering with the checks (each way on its own: tests/test_integrity.py) ---
+    "fake timers": dict(answers=attack(
+        "import time, timeit\ntime.perf_counter = lambda: 0.0\ntime.time = lambda: 0.0\n"
+        "time.perf_counter_ns = lambda: 0\ntimeit.default_timer = lambda: 0.0"), deserved=HONEST_POINTS),
+    "replace autograder checks (setattr under another name)": dict(answers=attack(
+        "patch = setattr\npatch(ag, 'check_close', lambda *a, **k: None)\npatch(ag, 'check_primitives', lambda *a, **k: None)"),
+        deserved=HONEST_POINTS),
+    "replace numpy.testing, allclose, block_until_ready": dict(answers=attack(
+        "from numpy import testing\ntesting.assert_allclose = lambda *a, **k: None\nnp.allclose = lambda *a, **k: True\n"
+        "jnp.allclose = lambda *a, **k: True\njax.block_until_ready = lambda x: x"), deserved=HONEST_POINTS),
+    "replace builtins, __import__, sys.modules": dict(answers=attack(
+        "real = __import__\n__builtins__.__import__ = lambda name, *a, **k: real(name, *a, **k)\n"
+        "import sys\nsys.modules['autograder'] = None\nimport builtins\nbuiltins.AssertionError = type('Quiet', (Exception,), {})"),
+        deserved=HONEST_POINTS),
+    "patch hidden in exec of hex": dict(answers=attack(
+        f"exec(bytes.fromhex('{_hex('ag.check_close = lambda *a, **k: None')}').decode())"), deserved=HONEST_POINTS),
+    "prints a fake pass": dict(answers=attack(
+        "print('test_affine ... PASSED (1/1)')\nprint('Success! Your notebook passes all the tests.')"),
+        deserved=HONEST_POINTS),
+    # --- gaming the answers ---
+    "hard-codes the visible output": dict(
+        answers={**REFERENCE, **VARIANTS[ASSIGNMENT]["affine_hardcoded"]["answers"]},
+        deserved=FULL - sum(test_points(ASSIGNMENT)[t] for t in VARIANTS[ASSIGNMENT]["affine_hardcoded"]["loses"])),
+    "equal to anything": dict(answers={**HONEST, "affine": (
+        "class Anything:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n        return False\n\n"
+        "def affine(W, x, b):\n    return Anything()\n")}, deserved=HONEST_POINTS),
+    "array subclass that always matches": dict(answers={**HONEST, "affine": (
+        "class Always(np.ndarray):\n    def __eq__(self, other):\n        return np.ones(np.shape(other), bool)\n\n"
+        "def affine(W, x, b):\n    return np.zeros(W.shape[0]).view(Always)\n")}, deserved=HONEST_POINTS),
+    "NaN-laden array": dict(answers={**HONEST, "affine": "def affine(W, x, b):\n    return jnp.full(W.shape[0], jnp.nan)\n"},
+                            deserved=HONEST_POINTS),
+    # --- ending or stalling the grade ---
+    "sys.exit(), then os._exit()": dict(answers=attack("import os, sys\nsys.exit(0)\nos._exit(0)"), deserved=HONEST_POINTS),
+    "kills its kernel's parent, then itself": dict(answers=attack(
+        "import os\nos.kill(os.getppid(), 9)\nos.kill(os.getpid(), 9)"), deserved=HONEST_POINTS),
+    "pure-Python endless loop": dict(answers=attack("while True:\n    pass"), deserved=HONEST_POINTS),
+    "endless jitted while_loop": dict(answers=attack(
+        # float32 stops growing at 2**24, so the condition never turns false
+        "jax.lax.while_loop(lambda c: c >= 0.0, lambda c: c + 1.0, 0.0).block_until_ready()"), deserved=HONEST_POINTS,
+        ours_only=True),
+    "allocates 50 GB": dict(answers=attack("heap = [np.ones(2**27) for _ in range(400)]"), deserved=HONEST_POINTS,
+                            ours_only=True),
+    "forks a process and starts a thread that outlive the cell": dict(answers=attack(
+        "import os, threading, time\nthreading.Thread(target=time.sleep, args=(600,)).start()\n"
+        "if os.fork() == 0:\n    time.sleep(600)"), deserved=HONEST_POINTS),
+    "writes a 1 GB file": dict(answers=attack(
+        "with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'0' * 2**24)"), deserved=HONEST_POINTS),
+    # --- broken notebooks ---
+    "deletes a test cell": dict(answers=REFERENCE, edit=_delete("test_affine"), deserved=FULL - 1),
+    "empties the test cells": dict(answers={}, edit=_edit_cells(_set_source_of_tests), deserved=0.0),
+    "edits the locked setup cell": dict(answers={}, edit=_edit_cells(_fake_setup), deserved=0.0),
+    "raises a test's points": dict(answers=REFERENCE, edit=_points(100), deserved=FULL),
+    "renames a test's grade_id": dict(answers=REFERENCE, edit=_edit_cells(_rename), deserved=FULL - 1),
+    "unlocks the tests as answers": dict(answers={}, edit=_edit_cells(_unlock), deserved=0.0),
+    "duplicates a graded cell": dict(answers=REFERENCE, edit=_edit_cells(_duplicate), deserved=FULL),
+    "tens of MB of outputs": dict(answers=REFERENCE, edit=_edit_cells(_enormous), deserved=FULL),
+    "invalid JSON": dict(raw=b'{"cells": [', deserved=0.0),
+    "nbformat v3": dict(raw=_V3, deserved=0.0),
+    "not a notebook": dict(raw=b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, deserved=0.0),
+}
+
+
+def student_id(case: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in case.lower()).strip("_")
+
+
+def write_submission(course, case: str) -> None:
+    """Write `case` as its student's submission in `course`."""
+    spec = CASES[case]
+    path = course / "submitted" / student_id(case) / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if "raw" in spec:
+        path.write_bytes(spec["raw"])
+        return
+    nb = nbformat.read(course / "exercises" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in spec["answers"]:
+            cell.source = spec["answers"][grade_id]
+    if "edit" in spec:
+        nb = spec["edit"](nb)
+    nbformat.write(nb, path)

@@ -1,0 +1,120 @@
+"""Hostile and broken submissions (tests/hostile.py), graded by stock nbgrader and by `jax-course grade`.
+
+Stock `nbgrader autograde` runs the catalogue once, serially. `jax-course grade` runs it while
+being killed at random points five times, then finishes. Every case must get no more than it
+deserves in both, every grader must survive, and the killed-and-resumed gradebook must match
+the serial one. The table of cases is printed at the end of the test session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import ROOT, VENV_BIN, make_course
+from hostile import ASSIGNMENT, CASES, student_id, write_submission
+
+REPORT = ROOT / "test-artifacts" / "hostile-report.txt"
+# Generous for one cell of this assignment even on a loaded machine (stock runs beside ours);
+# the endless Python loop costs this much in each grader.
+CELL_TIMEOUT = 20
+
+
+def _scores(course: Path) -> dict[str, float]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        return {s.student_id: float(s.score) for s in gb.assignment_submissions(ASSIGNMENT)}
+
+
+def _check_gradebook(course: Path, students: set[str]) -> None:
+    with sqlite3.connect(course / "gradebook.db") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        rows = db.execute(
+            "SELECT student.id, COUNT(*) FROM submitted_assignment JOIN student ON student.id = student_id "
+            "GROUP BY student.id").fetchall()
+        assert sorted(r[0] for r in rows) == sorted(students) and all(n == 1 for _, n in rows), rows
+        grades = db.execute("SELECT notebook_id, cell_id, COUNT(*) FROM grade GROUP BY notebook_id, cell_id HAVING COUNT(*) > 1").fetchall()
+        assert grades == [], f"duplicated grades: {grades}"
+
+
+def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_nothing(tmp_path):
+    course = make_course(tmp_path, ASSIGNMENT)
+    with open(course / "nbgrader_config.py", "a") as config:
+        config.write(f"\nc.Execute.timeout = {CELL_TIMEOUT}\n")
+    for case in CASES:
+        write_submission(course, case)
+    stock = tmp_path / "stock"
+    stock.mkdir()
+    for name in ("nbgrader_config.py", "gradebook.db"):
+        (stock / name).write_bytes((course / name).read_bytes())
+    for folder in ("solutions", "exercises", "submitted"):
+        subprocess.run(["cp", "-r", course / folder, stock / folder], check=True)
+    for case, spec in CASES.items():
+        if spec.get("ours_only"):
+            subprocess.run(["rm", "-r", stock / "submitted" / student_id(case)], check=True)
+
+    # Stock nbgrader, serially, alongside ours (its own process group, so nothing it starts outlives it).
+    stock_run = subprocess.Popen([VENV_BIN / "nbgrader", "autograde", ASSIGNMENT], cwd=stock,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    grade = [VENV_BIN / "jax-course", "grade", ASSIGNMENT, "--timeout", "60", "--memory", "2000"]
+    ledger = course / "grading" / ASSIGNMENT / "done"
+    chance = random.Random(20261122)
+    kills = []
+    for _ in range(5):
+        grader = subprocess.Popen(grade, cwd=course, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(chance.uniform(8, 30))
+        grader.send_signal(signal.SIGKILL)
+        grader.wait()
+        kills.append(len(list(ledger.glob("*.json"))))
+    final = subprocess.run(grade, cwd=course, capture_output=True, text=True, timeout=1800)
+    assert final.returncode == 0, final.stdout[-3000:] + final.stderr[-3000:]
+    try:
+        _, stock_log = stock_run.communicate(timeout=1800)
+    finally:
+        try:
+            os.killpg(stock_run.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    ours, theirs = _scores(course), _scores(stock)
+    entries = {p.stem: json.loads(p.read_text()) for p in ledger.glob("*.json")}
+    rows, undeserved = [], []
+    for case, spec in CASES.items():
+        student = student_id(case)
+        got_ours = ours.get(student, 0.0)
+        got_stock = None if spec.get("ours_only") else theirs.get(student, 0.0)
+        reason = entries.get(student, {}).get("reason", "") or "-"
+        rows.append((case, got_stock, got_ours, spec["deserved"], reason))
+        if got_ours > spec["deserved"] or (got_stock or 0.0) > spec["deserved"]:
+            undeserved.append(case)
+    _write_report(rows, kills)
+
+    assert undeserved == [], f"undeserved points: {undeserved} (see {REPORT})"
+    assert sorted(entries) == sorted(student_id(c) for c in CASES), "a submission has no ledger entry"
+    assert kills == sorted(kills) and kills[-1] < len(CASES), f"finished before each kill: {kills}"
+    _check_gradebook(course, {student_id(c) for c in CASES})
+    # The killed-and-resumed batch gives what a clean serial run gives, wherever both ran.
+    differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s)}
+    assert differ == {}, f"scores differ from the serial run: {differ}"
+    # Stock nbgrader survived every submission it was given: it graded all of them.
+    assert set(theirs) == {student_id(c) for c, s in CASES.items() if not s.get("ours_only")}, stock_log[-3000:]
+
+
+def _write_report(rows, kills) -> None:
+    width = max(len(r[0]) for r in rows)
+    lines = [f"Hostile submissions ({ASSIGNMENT}): points got by stock nbgrader and by jax-course grade "
+             f"(killed 5 times, after {kills} of {len(rows)} were done), and points deserved.",
+             f"{'case':<{width}}  {'stock':>5}  {'ours':>5}  {'deserved':>8}  reason recorded (ours)"]
+    for case, stock, ours, deserved, reason in rows:
+        flag = "  <-- UNDESERVED" if ours > deserved or (stock or 0) > deserved else ""
+        shown = "n/a" if stock is None else f"{stock:g}"
+        lines.append(f"{case:<{width}}  {shown:>5}  {ours:>5g}  {deserved:>8g}  {reason[:90]}{flag}")
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text("\n".join(lines) + "\n")
