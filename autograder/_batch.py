@@ -275,13 +275,15 @@ class GradingRun:
                             continue
                         # One notebook per assignment is the course's rule; several run one after another.
                         future = pool.submit(lambda p=prepared: [(path, run_one(text, config)) for path, text in p])
-                        running[future] = (student, print_, time.monotonic(), _refusals(prepared))
+                        running[future] = (student, print_, _refusals(prepared))
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in done:
-                        student, print_, began, refused = running.pop(future)
+                        student, print_, refused = running.pop(future)
                         results = future.result()
                         reason = next((e.failure for _, e in results if e.failure), "")
-                        self._record(converter, student, print_, reason, results, time.monotonic() - began, refused)
+                        # Running time only, not the time spent queued behind other submissions.
+                        seconds = sum(execution.seconds for _, execution in results)
+                        self._record(converter, student, print_, reason, results, seconds, refused)
                         progress.advance(task)
                         per_minute = 60 * len(self.outcomes) / max(time.monotonic() - started, 1e-9)
                         progress.update(task, rate=f"{per_minute:.1f}/min")
