@@ -7,7 +7,7 @@ under a wall-clock limit for the whole notebook and a memory limit for all of
 those processes together. It never touches the gradebook: it returns the executed
 notebook, or why there is none.
 
-Run as `python -m autograder._sandbox IN OUT CONFIG_JSON` it is that child.
+Run as `python .../_sandbox.py IN OUT CONFIG_JSON SNAPSHOT` it is that child.
 """
 
 from __future__ import annotations
@@ -121,7 +121,9 @@ def execute_submission(
                 os.sched_setaffinity(0, {core})
 
         child = subprocess.Popen(
-            [sys.executable, "-m", "autograder._sandbox", str(source), str(result), json.dumps(execute_config), str(snapshot)],
+            # Run as a script, not `-m autograder._sandbox`: importing the package would import JAX
+            # (seconds per notebook) into a process that only drives the kernel.
+            [sys.executable, __file__, str(source), str(result), json.dumps(execute_config), str(snapshot)],
             cwd=scratch, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             start_new_session=True, preexec_fn=pin,
         )
@@ -174,4 +176,7 @@ def _main(source: str, result: str, config: str, snapshot: str) -> None:
 
 
 if __name__ == "__main__":
+    # jsonschema imports rfc3987_syntax (about 1 s) only to check "iri" formats, which nbformat's
+    # schema never uses: this driver starts once per notebook, so it goes without.
+    sys.modules.setdefault("rfc3987_syntax", None)
     _main(*sys.argv[1:5])
