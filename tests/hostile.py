@@ -149,6 +149,7 @@ CASES: dict[str, dict] = {
     "duplicates a graded cell": dict(answers=REFERENCE, edit=_edit_cells(_duplicate), deserved=FULL),
     "tens of MB of outputs": dict(answers=REFERENCE, edit=_edit_cells(_enormous), deserved=FULL),
     "invalid JSON": dict(raw=b'{"cells": [', deserved=0.0),
+    "empty file": dict(raw=b"", deserved=0.0),
     "nbformat v3": dict(raw=_V3, deserved=0.0),
     "not a notebook": dict(raw=b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, deserved=0.0),
 }
