@@ -5,10 +5,16 @@ checks work"): compilation excluded by warm-up calls, `block_until_ready` on eve
 output, blocks of at least 20 ms, candidate and baseline blocks interleaved, the
 minimum of each, up to two re-measurements before failing, and a wall-clock
 budget so that a very slow answer cannot stall grading.
+
+Every timed call gets inputs it has not seen before (`fresh_inputs`): floating-point
+values are scaled element by element by up to 1%, typed PRNG keys are folded with
+the call's number. A function that remembers results for inputs it has seen (an
+`lru_cache`, a dict keyed on the bytes of its input) then gains nothing.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import signal
@@ -20,6 +26,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 
 from ._backend import backend
 from ._errors import CheckFailed
@@ -88,11 +96,81 @@ def _call(fn: Callable, args: tuple) -> None:
     jax.block_until_ready(fn(*args))
 
 
-def _block(fn: Callable, args: tuple, calls: int) -> float:
+def _block(fn: Callable, inputs: list[tuple]) -> float:
     start = _clock()
-    for _ in range(calls):
+    for args in inputs:
         _call(fn, args)
-    return (_clock() - start) / calls
+    return (_clock() - start) / len(inputs)
+
+
+# Golden-ratio steps spread the per-call offsets evenly over [0, 1), never repeating.
+_PHI = 0.6180339887498949
+# At most this many bytes of fresh inputs are held for one block.
+_FRESH_BYTES = 256 * 2**20
+# Numbers the calls of every measurement in this process: a re-measurement, or the hidden
+# test's timing after the visible one, never repeats an input an earlier one used.
+_call_numbers = itertools.count(1)
+
+
+@jax.jit
+def _rescale(x, pattern, offset):
+    # Each element scaled by a factor in (0.99, 1]: values stay in the input's range (probabilities
+    # stay probabilities), and no two calls see the same array, not even up to a common factor.
+    factor = 1.0 - 0.01 * jnp.mod(pattern + offset, 1.0)
+    return (x * factor.astype(x.dtype)).astype(x.dtype)
+
+
+def _is_key(x: Any) -> bool:
+    return isinstance(x, jax.Array) and jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)
+
+
+def _varies(x: Any) -> bool:
+    if isinstance(x, float):
+        return True
+    if isinstance(x, (jax.Array, np.ndarray)):
+        return _is_key(x) or np.issubdtype(x.dtype, np.inexact)
+    return False
+
+
+class fresh_inputs:
+    """Copies of `args` that differ from each other and from `args` (see the module docstring).
+
+    Integer arrays, Python ints and anything that is not a number are passed through
+    unchanged: they often mean a size, an index or a static argument.
+    """
+
+    def __init__(self, args: tuple):
+        self.leaves, self.tree = jax.tree.flatten(args)
+        rng = np.random.default_rng(len(self.leaves))
+        self.patterns = {}
+        for i, leaf in enumerate(self.leaves):
+            if _varies(leaf) and not _is_key(leaf) and not isinstance(leaf, float):
+                pattern = rng.random(np.shape(leaf)).astype(np.float32)
+                self.patterns[i] = jax.device_put(pattern, leaf.sharding) if isinstance(leaf, jax.Array) else pattern
+        nbytes = sum(getattr(leaf, "nbytes", 8) for leaf in self.leaves if _varies(leaf))
+        self.most = max(1, min(4096, _FRESH_BYTES // max(nbytes, 1)))
+
+    def _leaf(self, i: int, leaf: Any, k: int) -> Any:
+        if not _varies(leaf):
+            return leaf
+        if _is_key(leaf):
+            return jax.random.fold_in(leaf, k)
+        offset = (k * _PHI) % 1.0  # in float64: exact enough for millions of calls
+        if isinstance(leaf, float):
+            return leaf * (1.0 - 0.01 * offset)
+        if isinstance(leaf, np.ndarray):
+            factor = 1.0 - 0.01 * np.mod(self.patterns[i] + offset, 1.0)
+            return (leaf * factor).astype(leaf.dtype)
+        return _rescale(leaf, self.patterns[i], np.float32(offset))
+
+    def take(self, n: int) -> list[tuple]:
+        """`n` new argument tuples (at most `self.most`), computed and ready before any is timed."""
+        batch = []
+        for _ in range(min(n, self.most)):
+            k = next(_call_numbers)
+            leaves = [self._leaf(i, leaf, k) for i, leaf in enumerate(self.leaves)]
+            batch.append(jax.tree.unflatten(self.tree, leaves))
+        return jax.block_until_ready(batch)
 
 
 def measure_speedup(
@@ -108,19 +186,21 @@ def measure_speedup(
     """Time `candidate(*args)` against `baseline(*args)` in this process.
 
     Each function is called twice first so that compilation is excluded, then
-    timed in blocks of at least `min_block_seconds`, interleaved. When the budget
-    runs out the measurement stops early and says so (`cut_short`); what was
-    measured so far decides.
+    timed in blocks of at least `min_block_seconds`, interleaved. Every call gets
+    inputs never seen before (`fresh_inputs`), so remembered results don't help.
+    When the budget runs out the measurement stops early and says so (`cut_short`);
+    what was measured so far decides.
     """
     best = {"candidate": math.inf, "baseline": math.inf}
     done = {"candidate": 0, "baseline": 0}
     cut_short = False
+    fresh = fresh_inputs(args)
     with _Deadline(budget_seconds) as deadline:
         try:
             for name, fn in (("baseline", baseline), ("candidate", candidate)):
-                for _ in range(2):
+                for inputs in fresh.take(2):
                     start = _clock()
-                    _call(fn, args)
+                    _call(fn, inputs)
                     best[name] = min(best[name], _clock() - start)
             calls = {
                 name: max(1, math.ceil(min_block_seconds / max(best[name], 1e-9)))
@@ -134,7 +214,7 @@ def measure_speedup(
                     if i < blocks:
                         if deadline.left() <= 0:
                             raise _BudgetExceeded
-                        best[name] = min(best[name], _block(fn, args, calls[name]))
+                        best[name] = min(best[name], _block(fn, fresh.take(calls[name])))
                         done[name] += 1
         except _BudgetExceeded:
             cut_short = True
@@ -192,7 +272,8 @@ def check_speedup(
 
     The requirement comes from `thresholds.toml` for this backend unless
     `required` is given. A slow result
-    is measured again (up to `attempts` times in all) before failing. In advisory
+    is measured again (up to `attempts` times in all) before failing, unless it is
+    more than ten times too slow. In advisory
     mode the verdict is printed and nothing fails. Returns the best measurement
     (None while references are being recorded, when nothing is timed).
     """
@@ -206,7 +287,9 @@ def check_speedup(
         measured = measure_speedup(candidate, baseline, args, budget_seconds=budget_seconds)
         if best is None or measured.ratio > best.ratio:
             best = measured
-        if best.ratio >= required or measured.cut_short:
+        # Re-measuring guards a good answer against a noisy moment; one measured ten times too slow
+        # (a Python loop against a required 100x) is no such case, and each try costs seconds.
+        if best.ratio >= required or measured.cut_short or best.ratio < required / 10:
             break
     assert best is not None
     if math.isinf(best.candidate_seconds):
@@ -221,6 +304,9 @@ def check_speedup(
         verdict += "; the measurement was cut short because it took too long"
     if best.ratio >= required:
         return best
+    # Why an answer that looked fast in the notebook can be slow here.
+    verdict += (". Every timed call gets slightly different input values, so compiling again for new values "
+                "(a float marked static) or remembering earlier results does not help")
     if timing_mode() == "advisory":
         print(f"Timing is advisory on this machine, so no points depend on it: {verdict}.")
         return best

@@ -4,7 +4,8 @@ Each case starts from honest work worth 4 of 7 points (the `pure` and `leak` ans
 wrong `affine`, then adds the attack to the `affine` answer cell, so a successful attack would
 show as points for `test_affine` (1) or `test_affine_jaxpr` (2). Broken-notebook cases edit the
 notebook itself. `deserved` is the most a case may get; `ours_only` cases are not given to stock
-nbgrader, which has no limit that would stop them (see autograder/INTEGRITY.md).
+nbgrader, which has no limit that would stop them (see autograder/INTEGRITY.md). Cases with an
+`assignment` are submissions to that assignment (speed is not graded in 03_tracing).
 """
 
 from __future__ import annotations
@@ -155,19 +156,36 @@ CASES: dict[str, dict] = {
 }
 
 
+# Speed is only checked in other assignments: these cases are graded as 04_jit submissions.
+TIMED_ASSIGNMENT = "04_jit"
+_TIMED_REFERENCE = solution_sources(TIMED_ASSIGNMENT)
+_TIMED_POINTS = test_points(TIMED_ASSIGNMENT)
+CASES.update({
+    # Correct but slow, with a dict of earlier results: repeated calls on one input would look fast.
+    "remembers results to look fast (04_jit)": dict(
+        assignment=TIMED_ASSIGNMENT,
+        answers={**_TIMED_REFERENCE, **VARIANTS[TIMED_ASSIGNMENT]["logistic_cached"]["answers"]},
+        deserved=sum(_TIMED_POINTS.values()) - _TIMED_POINTS["test_logistic_speed"]),
+})
+
+
+def assignment_of(case: str) -> str:
+    return CASES[case].get("assignment", ASSIGNMENT)
+
+
 def student_id(case: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in case.lower()).strip("_")
 
 
 def write_submission(course, case: str) -> None:
     """Write `case` as its student's submission in `course`."""
-    spec = CASES[case]
-    path = course / "submitted" / student_id(case) / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    spec, assignment = CASES[case], assignment_of(case)
+    path = course / "submitted" / student_id(case) / assignment / f"{assignment}.ipynb"
     path.parent.mkdir(parents=True, exist_ok=True)
     if "raw" in spec:
         path.write_bytes(spec["raw"])
         return
-    nb = nbformat.read(course / "exercises" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    nb = nbformat.read(course / "exercises" / assignment / f"{assignment}.ipynb", as_version=4)
     for cell in nb.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id in spec["answers"]:

@@ -115,14 +115,16 @@ def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(batch, tmp_path):
     shutil.rmtree(course / "submitted")
     submit(course, ASSIGNMENT, "reference", reference)
     # Under the per-cell timeout, over the whole-notebook one.
-    submit(course, ASSIGNMENT, "slow", {**reference, first: reference[first] + "\nimport time\ntime.sleep(90)"})
+    submit(course, ASSIGNMENT, "slow", {**reference, first: reference[first] + "\nimport time\ntime.sleep(300)"})
     hog = "import numpy as np\nheap = [np.ones(2**26) for _ in range(200)]"  # 512 MB at a time, 100 GB in all
     submit(course, ASSIGNMENT, "hungry", {**reference, first: reference[first] + "\n" + hog})
 
-    _grade(course, "--timeout", "40", "--memory", "2500")
+    # 60 s: six times what the reference takes, for a machine busy with other tests.
+    _grade(course, "--timeout", "60", "--memory", "2500")
 
     ledger = {p.stem: json.loads(p.read_text()) for p in (course / "grading" / ASSIGNMENT / "done").glob("*.json")}
-    assert ledger["reference"]["status"] == "graded" and ledger["reference"]["score"] == ledger["reference"]["max_score"]
+    assert ledger["reference"]["status"] == "graded", ledger["reference"]
+    assert ledger["reference"]["score"] == ledger["reference"]["max_score"], ledger["reference"]
     assert ledger["slow"]["reason"].startswith("timeout:"), ledger["slow"]
     assert ledger["hungry"]["reason"].startswith("memory:"), ledger["hungry"]
     for student in ("slow", "hungry"):

@@ -11,14 +11,15 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
 import time
 from pathlib import Path
 
-from conftest import ROOT, VENV_BIN, make_course
-from hostile import ASSIGNMENT, CASES, student_id, write_submission
+from conftest import ROOT, VENV_BIN, make_course, run
+from hostile import ASSIGNMENT, CASES, TIMED_ASSIGNMENT, assignment_of, student_id, write_submission
 
 REPORT = ROOT / "test-artifacts" / "hostile-report.txt"
 # Generous for one cell of this assignment even on a loaded machine (stock runs beside ours);
@@ -30,7 +31,7 @@ def _scores(course: Path) -> dict[str, float]:
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        return {s.student_id: float(s.score) for s in gb.assignment_submissions(ASSIGNMENT)}
+        return {s.student_id: float(s.score) for a in (ASSIGNMENT, TIMED_ASSIGNMENT) for s in gb.assignment_submissions(a)}
 
 
 def _check_gradebook(course: Path, students: set[str]) -> None:
@@ -46,6 +47,8 @@ def _check_gradebook(course: Path, students: set[str]) -> None:
 
 def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_nothing(tmp_path):
     course = make_course(tmp_path, ASSIGNMENT)
+    shutil.copytree(ROOT / "solutions" / TIMED_ASSIGNMENT, course / "solutions" / TIMED_ASSIGNMENT)
+    run(VENV_BIN / "nbgrader", "generate_assignment", TIMED_ASSIGNMENT, "--force", cwd=course)
     with open(course / "nbgrader_config.py", "a") as config:
         config.write(f"\nc.Execute.timeout = {CELL_TIMEOUT}\n")
     for case in CASES:
@@ -61,9 +64,11 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
             subprocess.run(["rm", "-r", stock / "submitted" / student_id(case)], check=True)
 
     # Stock nbgrader, serially, alongside ours (its own process group, so nothing it starts outlives it).
-    stock_run = subprocess.Popen([VENV_BIN / "nbgrader", "autograde", ASSIGNMENT], cwd=stock,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    grade = [VENV_BIN / "jax-course", "grade", ASSIGNMENT, "--timeout", "60", "--memory", "2000"]
+    nbgrader = VENV_BIN / "nbgrader"
+    stock_run = subprocess.Popen(["bash", "-c", f"'{nbgrader}' autograde {ASSIGNMENT}; '{nbgrader}' autograde {TIMED_ASSIGNMENT}"],
+                                 cwd=stock, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    limits = ["--timeout", "60", "--memory", "2000"]
+    grade = [VENV_BIN / "jax-course", "grade", ASSIGNMENT, *limits]
     ledger = course / "grading" / ASSIGNMENT / "done"
     chance = random.Random(20261122)
     kills = []
@@ -75,6 +80,9 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         kills.append(len(list(ledger.glob("*.json"))))
     final = subprocess.run(grade, cwd=course, capture_output=True, text=True, timeout=1800)
     assert final.returncode == 0, final.stdout[-3000:] + final.stderr[-3000:]
+    timed = subprocess.run([VENV_BIN / "jax-course", "grade", TIMED_ASSIGNMENT, *limits], cwd=course,
+                           capture_output=True, text=True, timeout=900)
+    assert timed.returncode == 0, timed.stdout[-3000:] + timed.stderr[-3000:]
     try:
         _, stock_log = stock_run.communicate(timeout=1800)
     finally:
@@ -84,7 +92,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
             pass
 
     ours, theirs = _scores(course), _scores(stock)
-    entries = {p.stem: json.loads(p.read_text()) for p in ledger.glob("*.json")}
+    entries = {p.stem: json.loads(p.read_text()) for p in (course / "grading").glob("*/done/*.json")}
     rows, undeserved = [], []
     for case, spec in CASES.items():
         student = student_id(case)
@@ -98,7 +106,8 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
 
     assert undeserved == [], f"undeserved points: {undeserved} (see {REPORT})"
     assert sorted(entries) == sorted(student_id(c) for c in CASES), "a submission has no ledger entry"
-    assert kills == sorted(kills) and kills[-1] < len(CASES), f"finished before each kill: {kills}"
+    killed_batch = [c for c in CASES if assignment_of(c) == ASSIGNMENT]
+    assert kills == sorted(kills) and kills[-1] < len(killed_batch), f"finished before each kill: {kills}"
     _check_gradebook(course, {student_id(c) for c in CASES})
     # The killed-and-resumed batch gives what a clean serial run gives, wherever both ran.
     differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s)}
@@ -109,8 +118,8 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
 
 def _write_report(rows, kills) -> None:
     width = max(len(r[0]) for r in rows)
-    lines = [f"Hostile submissions ({ASSIGNMENT}): points got by stock nbgrader and by jax-course grade "
-             f"(killed 5 times, after {kills} of {len(rows)} were done), and points deserved.",
+    lines = [f"Hostile submissions ({ASSIGNMENT}, and {TIMED_ASSIGNMENT} where marked): points got by stock nbgrader "
+             f"and by jax-course grade (killed 5 times during {ASSIGNMENT}, after {kills} were done), and points deserved.",
              f"{'case':<{width}}  {'stock':>5}  {'ours':>5}  {'deserved':>8}  reason recorded (ours)"]
     for case, stock, ours, deserved, reason in rows:
         flag = "  <-- UNDESERVED" if ours > deserved or (stock or 0) > deserved else ""

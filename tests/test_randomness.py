@@ -54,8 +54,19 @@ def test_reproducible_catches_hidden_state_and_an_ignored_key():
     rng = np.random.default_rng(0)
     with pytest.raises(ag.CheckFailed, match="different answers for the same key"):
         ag.check_reproducible(lambda key: rng.random(), jax.random.key(0), jax.random.key(1))
-    with pytest.raises(ag.CheckFailed, match="same answer for two different keys"):
+    with pytest.raises(ag.CheckFailed, match="same answer for three different keys"):
         ag.check_reproducible(lambda key: estimate(jax.random.key(7)), jax.random.key(0), jax.random.key(1))
+
+
+def test_reproducible_allows_two_keys_to_agree_by_chance():
+    # An estimate from a few thousand points takes few values: two keys can share one.
+    def coarse(key):
+        data = np.asarray(jax.random.key_data(key))
+        if any(np.array_equal(data, np.asarray(jax.random.key_data(jax.random.key(s)))) for s in (0, 1)):
+            return jnp.float32(3.14)
+        return estimate(key)
+
+    ag.check_reproducible(coarse, jax.random.key(0), jax.random.key(1))
 
 
 def test_within_sigmas_accepts_noise_and_rejects_bias():

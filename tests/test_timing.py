@@ -10,6 +10,7 @@ import time
 import jax
 import jax.numpy as jnp
 import nbformat
+import numpy as np
 import pytest
 
 import autograder as ag
@@ -69,6 +70,38 @@ def test_every_output_leaf_is_waited_for():
     assert ag.measure_speedup(cheap_first, matmul, (a,)).ratio < 2.0
 
 
+def test_remembering_results_gains_nothing():
+    seen = {}
+
+    def remembers(x):
+        key = np.asarray(x).tobytes()
+        if key not in seen:
+            seen[key] = selu_loop(x)
+        return seen[key]
+
+    with pytest.raises(ag.CheckFailed, match="remembering earlier results does not help"):
+        ag.check_speedup(remembers, selu_loop, (X,), "selu", required=5.0)
+    assert len(seen) > 20, "every timed call should have seen a new input"
+
+
+def test_fresh_inputs_differ_in_value_not_in_kind():
+    x32, x64 = jnp.linspace(0.1, 0.9, 50), np.linspace(0.1, 0.9, 7)
+    args = ({"x": x32, "n": 3, "idx": jnp.arange(4)}, 0.5, x64, jax.random.key(0), "name")
+    first, second = _timing.fresh_inputs(args).take(2)
+    for fresh in (first, second):
+        assert fresh[0]["n"] == 3 and fresh[4] == "name" and fresh[0]["idx"] is args[0]["idx"]
+        assert fresh[0]["x"].dtype == x32.dtype and fresh[2].dtype == x64.dtype
+        # Scaled by at most 1%: values stay in the input's range, e.g. probabilities stay in (0, 1).
+        assert bool(jnp.all((fresh[0]["x"] <= x32) & (fresh[0]["x"] >= 0.99 * x32)))
+        assert 0.99 * 0.5 <= fresh[1] <= 0.5
+    assert not np.array_equal(first[0]["x"], second[0]["x"]) and not np.array_equal(first[2], second[2])
+    assert first[1] != second[1]
+    # Not one common factor either: the ratio to the original changes from element to element.
+    assert np.ptp(np.asarray(first[0]["x"]) / np.asarray(x32)) > 1e-3
+    keys = [jax.random.key_data(k) for k in (args[3], first[3], second[3])]
+    assert len({np.asarray(k).tobytes() for k in keys}) == 3
+
+
 def test_compilation_is_excluded():
     slow_to_compile = jax.jit(lambda x: sum(jnp.sin(x * i) for i in range(200)))
     measured = ag.measure_speedup(slow_to_compile, slow_to_compile, (X,))
@@ -97,6 +130,19 @@ def test_a_slow_result_is_measured_again_before_failing(monkeypatch):
     monkeypatch.setattr(_timing, "measure_speedup", fake)
     assert ag.check_speedup(selu, selu, (X,), "selu", required=5.0).ratio == pytest.approx(20.0)
     assert len(calls) == 2
+
+
+def test_a_result_ten_times_too_slow_is_not_measured_again(monkeypatch):
+    calls = []
+
+    def fake(*args, **kwargs):
+        calls.append(1)
+        return _timing.Speedup(1.0, 2.0, 9, 5, False)  # 2x, against a required 50x
+
+    monkeypatch.setattr(_timing, "measure_speedup", fake)
+    with pytest.raises(ag.CheckFailed, match="ran 2.0x"):
+        ag.check_speedup(selu, selu, (X,), "selu", required=50.0)
+    assert len(calls) == 1
 
 
 def test_advisory_mode_prints_instead_of_failing(monkeypatch, capsys):

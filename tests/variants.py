@@ -201,6 +201,21 @@ VARIANTS = {
             },
             "loses": {"test_logistic_speed"},
         },
+        # Correct but slow, and remembers its results: calls repeated on the same input would look
+        # fast. The timing check feeds every call new values (autograder/INTEGRITY.md).
+        "logistic_cached": {
+            "answers": {
+                "logistic": "_seen = {}\n\n"
+                "def logistic_map(x, r, steps):\n"
+                "    key = (np.asarray(x).tobytes(), float(r), steps)\n"
+                "    if key not in _seen:\n"
+                "        for _ in range(steps):\n"
+                "            x = r * x * (1.0 - x)\n"
+                "        _seen[key] = x\n"
+                "    return _seen[key]\n",
+            },
+            "loses": {"test_logistic_speed"},
+        },
         # Correct, but every new length compiles.
         "padded_plain_jit": {
             "answers": {"padded": "masked_energy = jax.jit(lambda x: jnp.sum(x ** 2))\n"},
@@ -387,7 +402,8 @@ VARIANTS = {
                 "    x, y = np.random.default_rng().random((2, n))\n"
                 "    return 4.0 * np.mean(x * x + y * y <= 1.0)\n",
             },
-            "loses": {"test_pi_reproducible"},
+            # Fast, but the speed cell's hidden test checks the timed function is reproducible too.
+            "loses": {"test_pi_reproducible", "test_pi_speed"},
         },
         # A key of its own instead of the one passed in: the same answer for every key.
         "pi_fixed_key": {
@@ -397,7 +413,7 @@ VARIANTS = {
                 "    x, y = jax.random.uniform(jax.random.key(42), (2, n))\n"
                 "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
             },
-            "loses": {"test_pi_reproducible"},
+            "loses": {"test_pi_reproducible", "test_pi_speed"},
         },
         # Correct but slow: the baseline itself.
         "pi_python_loop": {
@@ -560,7 +576,8 @@ VARIANTS = {
                 "    loss, grads = jax.value_and_grad(loss_fn)(params, X, y)\n"
                 "    return jax.tree.map(lambda p, g: p + lr * g, params, grads), loss\n",
             },
-            "loses": {"test_step", "test_epoch", "test_fit"},
+            # Fast but wrong: the speed cell's hidden test checks the timed function's result too.
+            "loses": {"test_step", "test_epoch", "test_fit", "test_speed"},
         },
         # Correct but slow: every step dispatched op by op from Python.
         "step_not_jitted": {
