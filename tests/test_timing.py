@@ -81,7 +81,8 @@ def test_remembering_results_gains_nothing():
 
     with pytest.raises(ag.CheckFailed, match="remembering earlier results does not help"):
         ag.check_speedup(remembers, selu_loop, (X,), "selu", required=5.0)
-    assert len(seen) > 20, "every timed call should have seen a new input"
+    # Two warm-up calls and nine blocks of at least one call each, every one on a new input.
+    assert len(seen) >= 11, "every timed call should have seen a new input"
 
 
 def test_fresh_inputs_differ_in_value_not_in_kind():
@@ -132,16 +133,16 @@ def test_a_slow_result_is_measured_again_before_failing(monkeypatch):
     assert len(calls) == 2
 
 
-def test_a_result_ten_times_too_slow_is_not_measured_again(monkeypatch):
+def test_a_result_three_times_too_slow_is_not_measured_again(monkeypatch):
     calls = []
 
     def fake(*args, **kwargs):
         calls.append(1)
-        return _timing.Speedup(1.0, 2.0, 9, 5, False)  # 2x, against a required 50x
+        return _timing.Speedup(1.0, 2.0, 9, 5, False)  # 2x, against a required 7x
 
     monkeypatch.setattr(_timing, "measure_speedup", fake)
     with pytest.raises(ag.CheckFailed, match="ran 2.0x"):
-        ag.check_speedup(selu, selu, (X,), "selu", required=50.0)
+        ag.check_speedup(selu, selu, (X,), "selu", required=7.0)
     assert len(calls) == 1
 
 
