@@ -7,7 +7,9 @@ under a wall-clock limit for the whole notebook and a memory limit for all of
 those processes together. It never touches the gradebook: it returns the executed
 notebook, or why there is none.
 
-Run as `python .../_sandbox.py IN OUT CONFIG_JSON SNAPSHOT` it is that child.
+The child is forked from a launcher (one per grading thread) that has imported
+nbformat and nbgrader once: importing them costs about 2 s, as long as a small
+notebook takes to run. Run as `python .../_sandbox.py --launcher` it is that launcher.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +95,62 @@ def kill_tree(pid: int) -> None:
                 pass
 
 
+def _die_with_parent() -> None:
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+class _Launcher:
+    """The grading thread's launcher process: `start` forks a driver for one notebook, `exit_code` waits for it."""
+
+    _local = threading.local()
+
+    @classmethod
+    def for_this_thread(cls) -> "_Launcher":
+        launcher = getattr(cls._local, "launcher", None)
+        if launcher is None or launcher.process.poll() is not None:
+            launcher = cls._local.launcher = cls()
+        return launcher
+
+    def __init__(self):
+        # Its own session: a Ctrl-C meant for the grader does not reach it. It dies with this
+        # thread, and its drivers die with it (PR_SET_PDEATHSIG), even when the grader is killed.
+        self.process = subprocess.Popen(
+            # A script, not `-m autograder._sandbox`: importing the package would import JAX.
+            [sys.executable, __file__, "--launcher"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent,
+        )
+        self.pending = b""
+
+    def start(self, job: dict) -> int:
+        self.process.stdin.write(json.dumps(job).encode() + b"\n")
+        self.process.stdin.flush()
+        line = self._line(timeout=60)
+        if line is None or not line.startswith("started "):
+            raise RuntimeError(f"the grading launcher did not start a notebook ({line!r})")
+        return int(line.split()[1])
+
+    def exit_code(self, timeout: float) -> int | None:
+        """The driver's exit code once it has ended, None while it runs after `timeout` seconds."""
+        line = self._line(timeout)
+        if line is None:
+            return -1 if self.process.poll() is not None else None  # a dead launcher took its driver along
+        return int(line.split()[1])
+
+    def _line(self, timeout: float) -> str | None:
+        end = time.monotonic() + timeout
+        stdout = self.process.stdout.fileno()
+        while b"\n" not in self.pending:
+            ready, _, _ = select.select([stdout], [], [], max(end - time.monotonic(), 0))
+            if not ready:
+                return None
+            chunk = os.read(stdout, 4096)
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line.decode()
+
+
 def execute_submission(
     notebook: str,
     *,
@@ -104,33 +164,19 @@ def execute_submission(
 ) -> Execution:
     """Run a sanitized submission (nbformat JSON text) and return its executed JSON or a failure."""
     start = time.monotonic()
-    env = {**os.environ, **THREAD_LIMITS, **(environment or {}), "NBGRADER_EXECUTION": "autograde"}
+    env = {**THREAD_LIMITS, **(environment or {}), "NBGRADER_EXECUTION": "autograde"}
     peak = 0.0
     with tempfile.TemporaryDirectory(prefix="jax-course-grade-") as scratch:
         source, result = Path(scratch) / "submission.ipynb", Path(scratch) / "executed.ipynb"
-        snapshot = result.with_name("snapshot.ipynb")
+        snapshot, errors = result.with_name("snapshot.ipynb"), Path(scratch) / "stderr.txt"
         source.write_text(notebook)
-
-        def pin() -> None:
-            # Orphans of the kernel (a submission's forks) stay under this child, so the kill finds them.
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-            # ... and it dies with the grader, even a grader killed with SIGKILL.
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-            if core is not None:
-                os.sched_setaffinity(0, {core})
-
-        child = subprocess.Popen(
-            # Run as a script, not `-m autograder._sandbox`: importing the package would import JAX
-            # (seconds per notebook) into a process that only drives the kernel.
-            [sys.executable, __file__, str(source), str(result), json.dumps(execute_config), str(snapshot)],
-            cwd=scratch, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            start_new_session=True, preexec_fn=pin,
-        )
-        failure = None
+        launcher = _Launcher.for_this_thread()
+        pid = launcher.start(dict(source=str(source), result=str(result), config=execute_config, snapshot=str(snapshot),
+                                  cwd=scratch, env=env, core=core, stderr=str(errors)))
+        failure, returncode = None, None
         try:
-            while child.poll() is None:
-                peak = max(peak, resident_mb(descendants(child.pid)))
+            while (returncode := launcher.exit_code(poll)) is None:
+                peak = max(peak, resident_mb(descendants(pid)))
                 if peak > memory_mb:
                     failure = f"memory: used more than the limit of {memory_mb:.0f} MB"
                     break
@@ -140,13 +186,14 @@ def execute_submission(
                 if time.monotonic() - start > notebook_timeout:
                     failure = f"timeout: the notebook ran longer than the limit of {notebook_timeout:.0f} s"
                     break
-                time.sleep(poll)
         finally:
-            kill_tree(child.pid)  # also whatever the submission left running
-            stderr = child.communicate()[1].decode(errors="replace")
-        if failure is None and child.returncode != 0:
+            kill_tree(pid)  # also whatever the submission left running
+            if returncode is None:
+                returncode = launcher.exit_code(30)
+        stderr = errors.read_text(errors="replace") if errors.is_file() else ""
+        if failure is None and returncode != 0:
             tail = " ".join(stderr.strip().splitlines()[-2:])[-300:]
-            failure = f"crashed: the notebook could not be run ({tail or f'exit code {child.returncode}'})"
+            failure = f"crashed: the notebook could not be run ({tail or f'exit code {returncode}'})"
         executed = result.read_text() if failure is None and result.is_file() else None
         if failure is None and executed is None:
             failure = "crashed: the notebook produced no result"
@@ -175,8 +222,47 @@ def _main(source: str, result: str, config: str, snapshot: str) -> None:
     os.replace(partial, result)
 
 
+def _launcher() -> None:
+    """Read one job (JSON) per line; fork a driver for it; report `started PID`, then `exited CODE`."""
+    import nbformat  # noqa: F401  (imported once here, inherited by every fork)
+    from nbgrader.preprocessors import Execute  # noqa: F401
+
+    for line in sys.stdin:
+        job = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.setsid()
+                libc = ctypes.CDLL(None, use_errno=True)
+                # Orphans of the kernel (a submission's forks) stay under this driver, so the kill finds them.
+                libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+                libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+                if job["core"] is not None:
+                    os.sched_setaffinity(0, {job["core"]})
+                os.chdir(job["cwd"])
+                os.environ.update(job["env"])
+                null = os.open(os.devnull, os.O_RDWR)
+                errors = os.open(job["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+                os.dup2(null, 0)
+                os.dup2(null, 1)  # the launcher's protocol stays clean
+                os.dup2(errors, 2)
+                _main(job["source"], job["result"], json.dumps(job["config"]), job["snapshot"])
+                code = 0
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                sys.stderr.flush()
+                os._exit(code)
+        print(f"started {pid}", flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(f"exited {os.waitstatus_to_exitcode(status)}", flush=True)
+
+
 if __name__ == "__main__":
     # jsonschema imports rfc3987_syntax (about 1 s) only to check "iri" formats, which nbformat's
-    # schema never uses: this driver starts once per notebook, so it goes without.
+    # schema never uses.
     sys.modules.setdefault("rfc3987_syntax", None)
-    _main(*sys.argv[1:5])
+    _launcher()
