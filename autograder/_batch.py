@@ -40,7 +40,7 @@ from nbgrader.converters.autograde import Autograde
 from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.preprocessors import Execute
 
-from ._sandbox import Execution, execute_submission
+from ._sandbox import Execution, close_launchers, execute_submission
 
 
 @dataclass
@@ -293,6 +293,7 @@ class GradingRun:
         finally:
             signal.signal(signal.SIGTERM, previous)
             pool.shutdown(wait=True, cancel_futures=True)
+            close_launchers()
             if client is not None:
                 client.close()
 

@@ -103,13 +103,28 @@ class _Launcher:
     """The grading thread's launcher process: `start` forks a driver for one notebook, `exit_code` waits for it."""
 
     _local = threading.local()
+    _every: list["_Launcher"] = []
 
     @classmethod
     def for_this_thread(cls) -> "_Launcher":
         launcher = getattr(cls._local, "launcher", None)
         if launcher is None or launcher.process.poll() is not None:
             launcher = cls._local.launcher = cls()
+            cls._every.append(launcher)
         return launcher
+
+    @classmethod
+    def close_all(cls) -> None:
+        """End every launcher (each finishes its loop when its input closes) and reap it."""
+        while cls._every:
+            launcher = cls._every.pop()
+            try:
+                launcher.process.stdin.close()
+                launcher.process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                launcher.process.kill()
+                launcher.process.wait()
+        cls._local = threading.local()
 
     def __init__(self):
         # Its own session: a Ctrl-C meant for the grader does not reach it. It dies with this
@@ -149,6 +164,11 @@ class _Launcher:
             self.pending += chunk
         line, self.pending = self.pending.split(b"\n", 1)
         return line.decode()
+
+
+def close_launchers() -> None:
+    """Stop this process's launchers, once no notebook runs (the end of a batch)."""
+    _Launcher.close_all()
 
 
 def execute_submission(
