@@ -221,7 +221,7 @@ def execute_submission(
     return Execution(executed, failure, partial, time.monotonic() - start, peak)
 
 
-def _main(source: str, result: str, config: str, snapshot: str) -> None:
+def _main(source: str, result: str, config: dict, snapshot: str) -> None:
     import nbformat
     from nbgrader.preprocessors import Execute
     from traitlets.config import Config
@@ -235,7 +235,7 @@ def _main(source: str, result: str, config: str, snapshot: str) -> None:
             os.replace(snapshot + ".partial", snapshot)
 
     nb = nbformat.read(source, as_version=4)
-    executor = Snapshots(config=Config({"Execute": json.loads(config)}))
+    executor = Snapshots(config=Config({"Execute": config}))
     nb, _ = executor.preprocess(nb, {"metadata": {"path": str(Path(source).parent)}})
     partial = Path(result).with_suffix(".partial")
     nbformat.write(nb, partial)
@@ -254,10 +254,9 @@ def _launcher() -> None:
             code = 1
             try:
                 os.setsid()
-                libc = ctypes.CDLL(None, use_errno=True)
                 # Orphans of the kernel (a submission's forks) stay under this driver, so the kill finds them.
-                libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-                libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+                ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+                _die_with_parent()
                 if job["core"] is not None:
                     os.sched_setaffinity(0, {job["core"]})
                 os.chdir(job["cwd"])
@@ -267,7 +266,7 @@ def _launcher() -> None:
                 os.dup2(null, 0)
                 os.dup2(null, 1)  # the launcher's protocol stays clean
                 os.dup2(errors, 2)
-                _main(job["source"], job["result"], json.dumps(job["config"]), job["snapshot"])
+                _main(job["source"], job["result"], job["config"], job["snapshot"])
                 code = 0
             except BaseException:
                 import traceback

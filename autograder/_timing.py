@@ -117,7 +117,7 @@ def _rescale(x, pattern, offset):
     # Each element scaled by a factor in (0.99, 1]: values stay in the input's range (probabilities
     # stay probabilities), and no two calls see the same array, not even up to a common factor.
     factor = 1.0 - 0.01 * jnp.mod(pattern + offset, 1.0)
-    return (x * factor.astype(x.dtype)).astype(x.dtype)
+    return x * factor.astype(x.dtype)
 
 
 def _is_key(x: Any) -> bool:

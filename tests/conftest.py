@@ -51,11 +51,12 @@ def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
     return done
 
 
-def make_course(folder: Path, assignment: str) -> Path:
-    """A fresh nbgrader course holding one assignment, released into `exercises/`."""
+def make_course(folder: Path, *assignments: str) -> Path:
+    """A fresh nbgrader course holding these assignments, released into `exercises/`."""
     shutil.copy(ROOT / "nbgrader_config.py", folder / "nbgrader_config.py")
-    shutil.copytree(ROOT / "solutions" / assignment, folder / "solutions" / assignment)
-    run(VENV_BIN / "nbgrader", "generate_assignment", assignment, "--force", cwd=folder)
+    for assignment in assignments:
+        shutil.copytree(ROOT / "solutions" / assignment, folder / "solutions" / assignment)
+        run(VENV_BIN / "nbgrader", "generate_assignment", assignment, "--force", cwd=folder)
     return folder
 
 

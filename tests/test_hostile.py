@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
 import sqlite3
 import subprocess
 import time
 from pathlib import Path
 
-from conftest import ROOT, VENV_BIN, make_course, run
+from conftest import ROOT, VENV_BIN, make_course
 from hostile import ASSIGNMENT, CASES, TIMED_ASSIGNMENT, assignment_of, student_id, write_submission
 
 REPORT = ROOT / "test-artifacts" / "hostile-report.txt"
@@ -46,9 +45,7 @@ def _check_gradebook(course: Path, students: set[str]) -> None:
 
 
 def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_nothing(tmp_path):
-    course = make_course(tmp_path, ASSIGNMENT)
-    shutil.copytree(ROOT / "solutions" / TIMED_ASSIGNMENT, course / "solutions" / TIMED_ASSIGNMENT)
-    run(VENV_BIN / "nbgrader", "generate_assignment", TIMED_ASSIGNMENT, "--force", cwd=course)
+    course = make_course(tmp_path, ASSIGNMENT, TIMED_ASSIGNMENT)
     with open(course / "nbgrader_config.py", "a") as config:
         config.write(f"\nc.Execute.timeout = {CELL_TIMEOUT}\n")
     for case in CASES:
