@@ -2,10 +2,16 @@
 
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import (
-    CheckCellMetadata, ClearHiddenTests, ClearOutput, DeduplicateIds, GetGrades, OverwriteCells, OverwriteKernelspec,
+    CheckCellMetadata,
+    ClearHiddenTests,
+    ClearOutput,
+    DeduplicateIds,
+    GetGrades,
+    OverwriteCells,
+    OverwriteKernelspec,
 )
 
-from autograder.feedback import ShortenTestErrors
+from autograder.grading.plugins import RefuseTampering, ShortenTestErrors
 
 c = get_config()  # noqa: F821  (nbgrader provides it)
 
@@ -22,12 +28,16 @@ c.Execute.timeout = 120
 # not run. Before any cell, the kernel caps file sizes and records the tools the checks trust
 # (nbgrader's default kernel argument, an in-memory history, is kept).
 c.Autograde.sanitize_preprocessors = [
-    ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells,
-    "autograder._integrity.RefuseTampering", CheckCellMetadata,
+    ClearOutput,
+    DeduplicateIds,
+    OverwriteKernelspec,
+    OverwriteCells,
+    RefuseTampering,
+    CheckCellMetadata,
 ]
 c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
-    "--IPKernelApp.exec_lines=import autograder._integrity; autograder._integrity.guard()",
+    "--IPKernelApp.exec_lines=import autograder.checks; autograder.checks.guard()",
 ]
 
 # Feedback keeps each test's message (what a student acts on) but never its code:

@@ -1,61 +1,21 @@
-"""Checks for the JAX course's exercises.
+"""The JAX course's autograder, in two parts that never import each other.
 
-Every check returns quietly when the answer is right and raises `CheckFailed`
-(an `AssertionError`, so nbgrader counts it) with a message a student can act on.
+- `autograder.checks`, the student side: the checks a notebook's test cells call.
+  Needs JAX, never nbgrader.
+- `autograder.grading`, the instructor side: the `jax-course` command, batch grading,
+  the self-check and the nbgrader plugins. Needs nbgrader, never JAX.
 
-- Reference outputs: `check_close`, `check_reference`, `tolerance`.
-- Speed: `check_speedup`, `measure_speedup`, `timing_mode`.
-- Structure: `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
-  `check_primitives`, `check_pure`, `check_largest_intermediate`.
-- Devices: `check_collective`, `check_sharding`.
-- Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
-  `check_independent_rows`.
-- Hidden inputs: `grader_rng`, `grader_key`.
-- Self-check: `check_my_work` (in a notebook), `check_notebook`.
+`import autograder as ag` gives the notebooks one namespace: `ag.check_close`,
+`ag.check_my_work`, ... Each name is imported from its side on first use, so the
+instructor's tools, which import this package too, never load JAX.
 """
 
-from ._backend import backend
-from ._errors import CheckFailed, lecture_link
-from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
-from ._reference import check_close, check_reference, load_reference, save_reference, tolerance
-from ._selfcheck import check_my_work, check_notebook
-from ._seeds import grader_key, grader_rng, grader_seed
-from ._structure import (
-    check_collective,
-    check_compile_count,
-    check_jaxpr_constant,
-    check_jitted,
-    check_largest_intermediate,
-    check_primitives,
-    check_pure,
-    check_sharding,
-    collectives,
-    count_compiles,
-    equation_count,
-    is_jitted,
-    largest_intermediate,
-    primitives,
-)
-from ._timing import Speedup, check_speedup, measure_speedup, required_speedup, timing_mode
+import importlib as _importlib
+from typing import TYPE_CHECKING
 
-
-def _verified(check):
-    """`check`, failing first if the grader's tools were replaced (see `_integrity.verify`)."""
-    import functools
-
-    from . import _integrity
-
-    @functools.wraps(check)
-    def run(*args, **kwargs):
-        _integrity.verify()
-        return check(*args, **kwargs)
-
-    return run
-
-
-for _name in [n for n in dir() if n.startswith("check_") and n not in ("check_my_work", "check_notebook")]:
-    globals()[_name] = _verified(globals()[_name])
-del _name
+if TYPE_CHECKING:  # what `__getattr__` hands out, for editors and type checkers
+    from .checks import *  # noqa: F403
+    from .grading import check_my_work, check_notebook
 
 __all__ = [
     "CheckFailed",
@@ -68,9 +28,7 @@ __all__ = [
     "check_jaxpr_constant",
     "check_jitted",
     "check_largest_intermediate",
-    "check_my_work",
     "check_no_key_reuse",
-    "check_notebook",
     "check_primitives",
     "check_pure",
     "check_reference",
@@ -94,4 +52,20 @@ __all__ = [
     "save_reference",
     "timing_mode",
     "tolerance",
+    "check_my_work",
+    "check_notebook",
 ]
+# From the instructor side; every other name is a check, from the student side.
+_SELF_CHECK = ("check_my_work", "check_notebook")
+
+
+def __getattr__(name: str):
+    if name not in __all__:
+        raise AttributeError(f"module 'autograder' has no attribute {name!r}")
+    side = _importlib.import_module(".grading" if name in _SELF_CHECK else ".checks", __name__)
+    value = globals()[name] = getattr(side, name)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

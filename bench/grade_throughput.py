@@ -33,17 +33,41 @@ os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get(
 
 import nbformat  # noqa: E402
 from conftest import make_course, read_scores, solution_sources, submit, test_points  # noqa: E402
+
 from variants import VARIANTS  # noqa: E402
 
 # One cycle of 20 submissions: mostly correct or wrong, a few slow, one raising, one hanging.
-CYCLE = ["correct", "wrong", "correct", "wrong", "slow", "correct", "wrong", "raising", "correct", "wrong",
-         "correct", "wrong", "slow", "correct", "wrong", "hanging", "correct", "wrong", "wrong", "correct"]
+CYCLE = [
+    "correct",
+    "wrong",
+    "correct",
+    "wrong",
+    "slow",
+    "correct",
+    "wrong",
+    "raising",
+    "correct",
+    "wrong",
+    "correct",
+    "wrong",
+    "slow",
+    "correct",
+    "wrong",
+    "hanging",
+    "correct",
+    "wrong",
+    "wrong",
+    "correct",
+]
 
 
 def timed_tests(assignment: str) -> set[str]:
     nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
-    return {c.metadata["nbgrader"]["grade_id"] for c in nb.cells
-            if c.metadata.get("nbgrader", {}).get("grade") and "check_speedup" in c.source}
+    return {
+        c.metadata["nbgrader"]["grade_id"]
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and "check_speedup" in c.source
+    }
 
 
 def build_batch(course: Path, assignment: str, count: int) -> dict[str, str]:
@@ -124,7 +148,9 @@ def main() -> int:
     parser.add_argument("--assignment", default="04_jit")
     parser.add_argument("--submissions", type=int, default=40, help="batch size (default 40)")
     parser.add_argument("--workers", default="2", help="comma list of worker counts for ours (default 2)")
-    parser.add_argument("--cell-timeout", type=int, default=15, help="c.Execute.timeout for both graders (default 15 s)")
+    parser.add_argument(
+        "--cell-timeout", type=int, default=15, help="c.Execute.timeout for both graders (default 15 s)"
+    )
     parser.add_argument("--keep", type=Path, help="build in this (new) folder and keep it, instead of a temporary one")
     args = parser.parse_args()
     workers = [int(w) for w in args.workers.split(",")]
@@ -145,12 +171,16 @@ def main() -> int:
     batch = build_batch(base, assignment, args.submissions)
     students, tests = sorted(batch), sorted(test_points(assignment))
     counts = {k: sum(label.split()[0] == k for label in batch.values()) for k in CYCLE + ["malformed"]}
-    print(f"Batch in {folder}: {len(batch)} submissions of {assignment}: "
-          + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
+    print(
+        f"Batch in {folder}: {len(batch)} submissions of {assignment}: "
+        + ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+    )
     for student in students:
         print(f"  {student}: {batch[student]}")
-    print(f"Per-cell timeout: c.Execute.timeout = {args.cell_timeout} s for BOTH graders (course default 120 s), "
-          "appended to the bench course's nbgrader_config.py.")
+    print(
+        f"Per-cell timeout: c.Execute.timeout = {args.cell_timeout} s for BOTH graders (course default 120 s), "
+        "appended to the bench course's nbgrader_config.py."
+    )
     print(f"Machine: {os.cpu_count()} cores; graders run one after the other, never at once.\n", flush=True)
 
     def fresh_copy(name: str) -> Path:
@@ -161,8 +191,10 @@ def main() -> int:
     stock_rate = 60 * len(batch) / stock_s
     stock_scores = read_scores(stock_course, assignment)
     errors = [line for line in done.stderr.splitlines() if "ERROR" in line]
-    print(f"stock nbgrader autograde: {stock_s:.1f} s, {stock_rate:.2f} submissions/min, exit {done.returncode}, "
-          f"{len(stock_scores)} students in its gradebook")
+    print(
+        f"stock nbgrader autograde: {stock_s:.1f} s, {stock_rate:.2f} submissions/min, exit {done.returncode}, "
+        f"{len(stock_scores)} students in its gradebook"
+    )
     print(others_line(stock_others))
     for line in errors[:6]:
         print(f"  {line[:200]}")
@@ -172,7 +204,9 @@ def main() -> int:
     rows = []
     for w in workers:
         ours_course = fresh_copy(f"ours-w{w}")
-        seconds, others, done = run_timed(["jax-course", "grade", assignment, "--force", "--workers", str(w)], ours_course)
+        seconds, others, done = run_timed(
+            ["jax-course", "grade", assignment, "--force", "--workers", str(w)], ours_course
+        )
         print(f"\njax-course grade --workers {w}: {seconds:.1f} s, exit {done.returncode}", flush=True)
         print(others_line(others))
         if done.returncode != 0:
@@ -182,10 +216,12 @@ def main() -> int:
         except Exception as error:  # no gradebook at all: report, keep going
             print(f"  could not read its gradebook: {error!r}")
             ours_scores = {}
-        print(f"  {len(ours_scores)} students in its gradebook; "
-              f"cells stopped by the cell timeout: {', '.join(timed_out_cells(ours_course, assignment)) or 'none'}")
+        print(
+            f"  {len(ours_scores)} students in its gradebook; "
+            f"cells stopped by the cell timeout: {', '.join(timed_out_cells(ours_course, assignment)) or 'none'}"
+        )
         report = ours_course / "grading" / assignment / "report.csv"
-        for line in (report.read_text().splitlines() if report.exists() else []):
+        for line in report.read_text().splitlines() if report.exists() else []:
             if ",failed," in line:
                 print(f"  report.csv: {line[:200]}")
         missing += [s for s in students if s not in ours_scores]
@@ -195,14 +231,18 @@ def main() -> int:
             print(line)
         rows.append((w, seconds, 60 * len(batch) / seconds, stock_s / seconds, not diffs, others))
 
-    print("\nScores compared per student and test cell; a student missing from a gradebook counts as 0 on every "
-          f"test cell. Missing here: {', '.join(sorted(set(missing))) or 'none'}.")
+    print(
+        "\nScores compared per student and test cell; a student missing from a gradebook counts as 0 on every "
+        f"test cell. Missing here: {', '.join(sorted(set(missing))) or 'none'}."
+    )
     print(f"\n{len(batch)} submissions of {assignment}, cell timeout {args.cell_timeout} s")
     print(f"{'grader':<22}{'seconds':>9}{'subs/min':>10}{'ratio':>8}  identical  others' cores")
     print(f"{'stock nbgrader':<22}{stock_s:>9.1f}{stock_rate:>10.2f}{1:>8.2f}  -{stock_others:>20.2f}")
     for w, seconds, rate, ratio, same, others in rows:
-        print(f"{f'jax-course, {w} worker' + 's' * (w > 1):<22}{seconds:>9.1f}{rate:>10.2f}{ratio:>8.2f}"
-              f"  {'yes' if same else 'NO ':<3}{others:>20.2f}")
+        print(
+            f"{f'jax-course, {w} worker' + 's' * (w > 1):<22}{seconds:>9.1f}{rate:>10.2f}{ratio:>8.2f}"
+            f"  {'yes' if same else 'NO ':<3}{others:>20.2f}"
+        )
     if temporary:
         temporary.cleanup()
     return 0

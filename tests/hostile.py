@@ -14,7 +14,7 @@ import json
 
 import nbformat
 
-from conftest import solution_sources, test_points
+from support import solution_sources, test_points
 from variants import VARIANTS
 
 ASSIGNMENT = "03_tracing"
@@ -37,6 +37,7 @@ def _edit_cells(change):
     def edit(nb):
         change(nb.cells)
         return nb
+
     return edit
 
 
@@ -64,6 +65,7 @@ def _fake_setup(cells):
 def _points(value):
     def change(cells):
         _by_id(cells, "test_affine").metadata["nbgrader"]["points"] = value
+
     return _edit_cells(change)
 
 
@@ -80,7 +82,10 @@ def _unlock(cells):
 
 
 def _duplicate(cells):
-    cells.insert(cells.index(_by_id(cells, "test_affine")), nbformat.from_dict(json.loads(json.dumps(_by_id(cells, "test_affine")))))
+    cells.insert(
+        cells.index(_by_id(cells, "test_affine")),
+        nbformat.from_dict(json.loads(json.dumps(_by_id(cells, "test_affine")))),
+    )
 
 
 def _enormous(cells):
@@ -89,57 +94,111 @@ def _enormous(cells):
             cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="x" * 2_000_000)]
 
 
-_V3 = json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": [
-    {"cell_type": "code", "input": "print('v3')", "language": "python", "outputs": []}]}]}).encode()
+_V3 = json.dumps(
+    {
+        "nbformat": 3,
+        "nbformat_minor": 0,
+        "metadata": {},
+        "worksheets": [{"cells": [{"cell_type": "code", "input": "print('v3')", "language": "python", "outputs": []}]}],
+    }
+).encode()
 
 CASES: dict[str, dict] = {
     # --- tampering with the checks (each way on its own: tests/test_integrity.py) ---
-    "fake timers": dict(answers=attack(
-        "import time, timeit\ntime.perf_counter = lambda: 0.0\ntime.time = lambda: 0.0\n"
-        "time.perf_counter_ns = lambda: 0\ntimeit.default_timer = lambda: 0.0"), deserved=HONEST_POINTS),
-    "replace autograder checks (setattr under another name)": dict(answers=attack(
-        "patch = setattr\npatch(ag, 'check_close', lambda *a, **k: None)\npatch(ag, 'check_primitives', lambda *a, **k: None)"),
-        deserved=HONEST_POINTS),
-    "replace numpy.testing, allclose, block_until_ready": dict(answers=attack(
-        "from numpy import testing\ntesting.assert_allclose = lambda *a, **k: None\nnp.allclose = lambda *a, **k: True\n"
-        "jnp.allclose = lambda *a, **k: True\njax.block_until_ready = lambda x: x"), deserved=HONEST_POINTS),
-    "replace builtins, __import__, sys.modules": dict(answers=attack(
-        "real = __import__\n__builtins__.__import__ = lambda name, *a, **k: real(name, *a, **k)\n"
-        "import sys\nsys.modules['autograder'] = None\nimport builtins\nbuiltins.AssertionError = type('Quiet', (Exception,), {})"),
-        deserved=HONEST_POINTS),
-    "patch hidden in exec of hex": dict(answers=attack(
-        f"exec(bytes.fromhex('{_hex('ag.check_close = lambda *a, **k: None')}').decode())"), deserved=HONEST_POINTS),
-    "prints a fake pass": dict(answers=attack(
-        "print('test_affine ... PASSED (1/1)')\nprint('Success! Your notebook passes all the tests.')"),
-        deserved=HONEST_POINTS),
+    "fake timers": dict(
+        answers=attack(
+            "import time, timeit\ntime.perf_counter = lambda: 0.0\ntime.time = lambda: 0.0\n"
+            "time.perf_counter_ns = lambda: 0\ntimeit.default_timer = lambda: 0.0"
+        ),
+        deserved=HONEST_POINTS,
+    ),
+    "replace autograder checks (setattr under another name)": dict(
+        answers=attack(
+            "patch = setattr\npatch(ag, 'check_close', lambda *a, **k: None)\npatch(ag, 'check_primitives', lambda *a, **k: None)"
+        ),
+        deserved=HONEST_POINTS,
+    ),
+    "replace numpy.testing, allclose, block_until_ready": dict(
+        answers=attack(
+            "from numpy import testing\ntesting.assert_allclose = lambda *a, **k: None\nnp.allclose = lambda *a, **k: True\n"
+            "jnp.allclose = lambda *a, **k: True\njax.block_until_ready = lambda x: x"
+        ),
+        deserved=HONEST_POINTS,
+    ),
+    "replace builtins, __import__, sys.modules": dict(
+        answers=attack(
+            "real = __import__\n__builtins__.__import__ = lambda name, *a, **k: real(name, *a, **k)\n"
+            "import sys\nsys.modules['autograder'] = None\nimport builtins\nbuiltins.AssertionError = type('Quiet', (Exception,), {})"
+        ),
+        deserved=HONEST_POINTS,
+    ),
+    "patch hidden in exec of hex": dict(
+        answers=attack(f"exec(bytes.fromhex('{_hex('ag.check_close = lambda *a, **k: None')}').decode())"),
+        deserved=HONEST_POINTS,
+    ),
+    "prints a fake pass": dict(
+        answers=attack("print('test_affine ... PASSED (1/1)')\nprint('Success! Your notebook passes all the tests.')"),
+        deserved=HONEST_POINTS,
+    ),
     # --- gaming the answers ---
     "hard-codes the visible output": dict(
         answers={**REFERENCE, **VARIANTS[ASSIGNMENT]["affine_hardcoded"]["answers"]},
-        deserved=FULL - sum(test_points(ASSIGNMENT)[t] for t in VARIANTS[ASSIGNMENT]["affine_hardcoded"]["loses"])),
-    "equal to anything": dict(answers={**HONEST, "affine": (
-        "class Anything:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n        return False\n\n"
-        "def affine(W, x, b):\n    return Anything()\n")}, deserved=HONEST_POINTS),
-    "array subclass that always matches": dict(answers={**HONEST, "affine": (
-        "class Always(np.ndarray):\n    def __eq__(self, other):\n        return np.ones(np.shape(other), bool)\n\n"
-        "def affine(W, x, b):\n    return np.zeros(W.shape[0]).view(Always)\n")}, deserved=HONEST_POINTS),
-    "NaN-laden array": dict(answers={**HONEST, "affine": "def affine(W, x, b):\n    return jnp.full(W.shape[0], jnp.nan)\n"},
-                            deserved=HONEST_POINTS),
+        deserved=FULL - sum(test_points(ASSIGNMENT)[t] for t in VARIANTS[ASSIGNMENT]["affine_hardcoded"]["loses"]),
+    ),
+    "equal to anything": dict(
+        answers={
+            **HONEST,
+            "affine": (
+                "class Anything:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n        return False\n\n"
+                "def affine(W, x, b):\n    return Anything()\n"
+            ),
+        },
+        deserved=HONEST_POINTS,
+    ),
+    "array subclass that always matches": dict(
+        answers={
+            **HONEST,
+            "affine": (
+                "class Always(np.ndarray):\n    def __eq__(self, other):\n        return np.ones(np.shape(other), bool)\n\n"
+                "def affine(W, x, b):\n    return np.zeros(W.shape[0]).view(Always)\n"
+            ),
+        },
+        deserved=HONEST_POINTS,
+    ),
+    "NaN-laden array": dict(
+        answers={**HONEST, "affine": "def affine(W, x, b):\n    return jnp.full(W.shape[0], jnp.nan)\n"},
+        deserved=HONEST_POINTS,
+    ),
     # --- ending or stalling the grade ---
-    "sys.exit(), then os._exit()": dict(answers=attack("import os, sys\nsys.exit(0)\nos._exit(0)"), deserved=HONEST_POINTS),
-    "kills its kernel's parent, then itself": dict(answers=attack(
-        "import os\nos.kill(os.getppid(), 9)\nos.kill(os.getpid(), 9)"), deserved=HONEST_POINTS),
+    "sys.exit(), then os._exit()": dict(
+        answers=attack("import os, sys\nsys.exit(0)\nos._exit(0)"), deserved=HONEST_POINTS
+    ),
+    "kills its kernel's parent, then itself": dict(
+        answers=attack("import os\nos.kill(os.getppid(), 9)\nos.kill(os.getpid(), 9)"), deserved=HONEST_POINTS
+    ),
     "pure-Python endless loop": dict(answers=attack("while True:\n    pass"), deserved=HONEST_POINTS),
-    "endless jitted while_loop": dict(answers=attack(
-        # float32 stops growing at 2**24, so the condition never turns false
-        "jax.lax.while_loop(lambda c: c >= 0.0, lambda c: c + 1.0, 0.0).block_until_ready()"), deserved=HONEST_POINTS,
-        ours_only=True),
-    "allocates 50 GB": dict(answers=attack("heap = [np.ones(2**27) for _ in range(400)]"), deserved=HONEST_POINTS,
-                            ours_only=True),
-    "forks a process and starts a thread that outlive the cell": dict(answers=attack(
-        "import os, threading, time\nthreading.Thread(target=time.sleep, args=(600,)).start()\n"
-        "if os.fork() == 0:\n    time.sleep(600)"), deserved=HONEST_POINTS),
-    "writes a 1 GB file": dict(answers=attack(
-        "with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'0' * 2**24)"), deserved=HONEST_POINTS),
+    "endless jitted while_loop": dict(
+        answers=attack(
+            # float32 stops growing at 2**24, so the condition never turns false
+            "jax.lax.while_loop(lambda c: c >= 0.0, lambda c: c + 1.0, 0.0).block_until_ready()"
+        ),
+        deserved=HONEST_POINTS,
+        ours_only=True,
+    ),
+    "allocates 50 GB": dict(
+        answers=attack("heap = [np.ones(2**27) for _ in range(400)]"), deserved=HONEST_POINTS, ours_only=True
+    ),
+    "forks a process and starts a thread that outlive the cell": dict(
+        answers=attack(
+            "import os, threading, time\nthreading.Thread(target=time.sleep, args=(600,)).start()\n"
+            "if os.fork() == 0:\n    time.sleep(600)"
+        ),
+        deserved=HONEST_POINTS,
+    ),
+    "writes a 1 GB file": dict(
+        answers=attack("with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'0' * 2**24)"),
+        deserved=HONEST_POINTS,
+    ),
     # --- broken notebooks ---
     "deletes a test cell": dict(answers=REFERENCE, edit=_delete("test_affine"), deserved=FULL - 1),
     "empties the test cells": dict(answers={}, edit=_edit_cells(_set_source_of_tests), deserved=0.0),
@@ -160,13 +219,16 @@ CASES: dict[str, dict] = {
 TIMED_ASSIGNMENT = "04_jit"
 _TIMED_REFERENCE = solution_sources(TIMED_ASSIGNMENT)
 _TIMED_POINTS = test_points(TIMED_ASSIGNMENT)
-CASES.update({
-    # Correct but slow, with a dict of earlier results: repeated calls on one input would look fast.
-    "remembers results to look fast (04_jit)": dict(
-        assignment=TIMED_ASSIGNMENT,
-        answers={**_TIMED_REFERENCE, **VARIANTS[TIMED_ASSIGNMENT]["logistic_cached"]["answers"]},
-        deserved=sum(_TIMED_POINTS.values()) - _TIMED_POINTS["test_logistic_speed"]),
-})
+CASES.update(
+    {
+        # Correct but slow, with a dict of earlier results: repeated calls on one input would look fast.
+        "remembers results to look fast (04_jit)": dict(
+            assignment=TIMED_ASSIGNMENT,
+            answers={**_TIMED_REFERENCE, **VARIANTS[TIMED_ASSIGNMENT]["logistic_cached"]["answers"]},
+            deserved=sum(_TIMED_POINTS.values()) - _TIMED_POINTS["test_logistic_speed"],
+        ),
+    }
+)
 
 
 def assignment_of(case: str) -> str:

@@ -57,7 +57,9 @@ VARIANTS = {
         },
         # Right values for moderate inputs, nan for large ones.
         "softmax_unstable": {
-            "answers": {"softmax": "def softmax(x):\n    e = jnp.exp(x)\n    return e / jnp.sum(e, axis=-1, keepdims=True)\n"},
+            "answers": {
+                "softmax": "def softmax(x):\n    e = jnp.exp(x)\n    return e / jnp.sum(e, axis=-1, keepdims=True)\n"
+            },
             "loses": {"test_softmax_stable"},
         },
     },
@@ -282,7 +284,9 @@ VARIANTS = {
         },
         # Passes the visible test by returning its expected output: the hidden tests catch it.
         "scores_hardcoded": {
-            "answers": {"scores": "def batch_scores(W, b, X):\n    return jnp.array([0.0, 0.0, np.tanh(2.0)], jnp.float32)\n"},
+            "answers": {
+                "scores": "def batch_scores(W, b, X):\n    return jnp.array([0.0, 0.0, np.tanh(2.0)], jnp.float32)\n"
+            },
             "loses": {"test_scores"},
         },
         # Correct, but a Python loop over the batch, unrolled into the jaxpr.
@@ -323,7 +327,9 @@ VARIANTS = {
         },
         # Differentiates with respect to the data instead of the parameters.
         "tree_wrt_inputs": {
-            "answers": {"tree": "def loss_and_grads(params, X, y):\n    return jax.value_and_grad(loss, argnums=1)(params, X, y)\n"},
+            "answers": {
+                "tree": "def loss_and_grads(params, X, y):\n    return jax.value_and_grad(loss, argnums=1)(params, X, y)\n"
+            },
             "loses": {"test_tree"},
         },
         "train_gradient_ascent": {
@@ -432,7 +438,9 @@ VARIANTS = {
         },
         # One key for every row: identical rows, and the key-reuse checker objects.
         "batch_same_key": {
-            "answers": {"batch": "def sample_batch(key, batch, d):\n    return jnp.stack([jax.random.normal(key, (d,)) for _ in range(batch)])\n"},
+            "answers": {
+                "batch": "def sample_batch(key, batch, d):\n    return jnp.stack([jax.random.normal(key, (d,)) for _ in range(batch)])\n"
+            },
             "loses": {"test_batch_independent", "test_batch_key_reuse"},
         },
         # fold_in with a constant does not consume the key, so only the rows give it away.
@@ -463,12 +471,16 @@ VARIANTS = {
             "loses": {"test_init"},
         },
         "dropout_no_rescale": {
-            "answers": {"dropout": "def dropout(key, x, rate):\n    return jnp.where(jax.random.bernoulli(key, 1 - rate, x.shape), x, 0.0)\n"},
+            "answers": {
+                "dropout": "def dropout(key, x, rate):\n    return jnp.where(jax.random.bernoulli(key, 1 - rate, x.shape), x, 0.0)\n"
+            },
             "loses": {"test_dropout"},
         },
         # Passes the visible test by returning its expected output: the hidden test catches it.
         "dropout_hardcoded": {
-            "answers": {"dropout": "def dropout(key, x, rate):\n    return jnp.array([0.0, 0.0, 6.0, 8.0, 0.0, 12.0, 14.0, 0.0])\n"},
+            "answers": {
+                "dropout": "def dropout(key, x, rate):\n    return jnp.array([0.0, 0.0, 6.0, 8.0, 0.0, 12.0, 14.0, 0.0])\n"
+            },
             "loses": {"test_dropout"},
         },
     },
@@ -490,8 +502,7 @@ VARIANTS = {
         # Passes the visible test by returning its expected output: the hidden test catches it.
         "pmap_hardcoded": {
             "answers": {
-                "pmap": "def center_pmap(x):\n"
-                "    return jnp.arange(8.0 * n_devices) - (8.0 * n_devices - 1) / 2\n",
+                "pmap": "def center_pmap(x):\n    return jnp.arange(8.0 * n_devices) - (8.0 * n_devices - 1) / 2\n",
             },
             "loses": {"test_pmap", "test_pmap_structure"},
         },
@@ -565,7 +576,9 @@ VARIANTS = {
     "09_capstone": {
         # Assumes two classes: right on the visible test, the wrong shape on the hidden one.
         "predict_two_classes_hardcoded": {
-            "answers": {"predict": "def predict(params, X):\n    return jax.vmap(forward_one, in_axes=(None, 0))(params, X)[:, :2]\n"},
+            "answers": {
+                "predict": "def predict(params, X):\n    return jax.vmap(forward_one, in_axes=(None, 0))(params, X)[:, :2]\n"
+            },
             "loses": {"test_predict"},
         },
         # Climbs the loss: the step, and everything trained with it, goes wrong.

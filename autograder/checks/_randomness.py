@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import numpy as np
@@ -48,7 +49,9 @@ def check_reproducible(
 
     def same(a: Any, b: Any) -> bool:
         la, lb = jax.tree.leaves(a), jax.tree.leaves(b)
-        return len(la) == len(lb) and all(x.shape == y.shape and np.array_equal(x, y, equal_nan=True) for x, y in zip(la, lb))
+        return len(la) == len(lb) and all(
+            x.shape == y.shape and np.array_equal(x, y, equal_nan=True) for x, y in zip(la, lb, strict=False)
+        )
 
     if not same(first, again):
         raise CheckFailed(
@@ -57,8 +60,10 @@ def check_reproducible(
             "not a key kept outside the function).",
             section=section,
         )
-    if all(same(first, jax.tree.map(np.asarray, f(k, *args)))
-           for k in (other_key, jax.random.fold_in(other_key, 1), jax.random.fold_in(other_key, 2))):
+    if all(
+        same(first, jax.tree.map(np.asarray, f(k, *args)))
+        for k in (other_key, jax.random.fold_in(other_key, 1), jax.random.fold_in(other_key, 2))
+    ):
         raise CheckFailed(
             f"{what} gave the same answer for three different keys: it does not use its key.",
             hint="draw the random numbers from the key that is passed in.",
@@ -83,7 +88,9 @@ def check_within_sigmas(
     """
     value = np.asarray(estimate)
     if value.shape != () or not np.issubdtype(value.dtype, np.number):
-        raise CheckFailed(f"{what} should be one number, but it has shape {value.shape} and dtype {value.dtype}.", section=section)
+        raise CheckFailed(
+            f"{what} should be one number, but it has shape {value.shape} and dtype {value.dtype}.", section=section
+        )
     value = float(value)
     off = abs(value - expected) / standard_error
     if not math.isfinite(value) or off > sigmas:
@@ -103,17 +110,24 @@ def check_independent_rows(samples: Any, *, what: str = "your samples", section:
     """
     x = np.asarray(samples, dtype=np.float64)
     if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 8:
-        raise CheckFailed(f"{what} should have shape (batch, d) with batch >= 2 and d >= 8, not {x.shape}.", section=section)
+        raise CheckFailed(
+            f"{what} should have shape (batch, d) with batch >= 2 and d >= 8, not {x.shape}.", section=section
+        )
     hint = "give every row its own key: keys = jax.random.split(key, batch), then jax.vmap over keys."
     _, first = np.unique(x, axis=0, return_index=True)
     if len(first) < x.shape[0]:
         repeated = sorted(set(range(x.shape[0])) - set(first.tolist()))
-        raise CheckFailed(f"rows of {what} repeat (row {repeated[0]} equals an earlier row): they were drawn with the same key.",
-                          hint=hint, section=section)
+        raise CheckFailed(
+            f"rows of {what} repeat (row {repeated[0]} equals an earlier row): they were drawn with the same key.",
+            hint=hint,
+            section=section,
+        )
     centred = x - x.mean(axis=1, keepdims=True)
     norms = np.linalg.norm(centred, axis=1)
     if np.any(norms == 0):
-        raise CheckFailed(f"some rows of {what} are constant, so they are not random samples.", hint=hint, section=section)
+        raise CheckFailed(
+            f"some rows of {what} are constant, so they are not random samples.", hint=hint, section=section
+        )
     corr = (centred / norms[:, None]) @ (centred / norms[:, None]).T
     np.fill_diagonal(corr, 0.0)
     i, j = np.unravel_index(np.argmax(np.abs(corr)), corr.shape)

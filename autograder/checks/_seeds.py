@@ -3,27 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import os
 
 import jax
 import numpy as np
 
-SEED_VARIABLE = "JAXCOURSE_GRADER_SEED"
-# The course's default seed. An instructor who wants inputs students cannot
-# reproduce sets JAXCOURSE_GRADER_SEED on the grading machine and re-records the
-# references there (`jax-course references`).
-DEFAULT_SEED = 20261122
-
-
-def grader_seed() -> int:
-    """The seed hidden tests draw from: `$JAXCOURSE_GRADER_SEED` or the course default."""
-    value = os.environ.get(SEED_VARIABLE, "").strip()
-    if not value:
-        return DEFAULT_SEED
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"{SEED_VARIABLE} must be a whole number, got {value!r}") from None
+from .._config import grader_seed
 
 
 def _mix(problem: str) -> int:

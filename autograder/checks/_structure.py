@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import inspect
-import io
-import types
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import jax
 import jax.extend
 import numpy as np
+from jax.extend.core import ClosedJaxpr, Jaxpr  # pyright: ignore[reportPrivateImportUsage]
 
 from ._errors import CheckFailed
 
@@ -20,23 +18,23 @@ _NOT_TRACEABLE_HINT = (
 )
 
 
-def _sub_jaxprs(params: dict) -> Iterable[jax.extend.core.Jaxpr]:
+def _sub_jaxprs(params: dict) -> Iterable[Jaxpr]:
     for value in params.values():
         for item in value if isinstance(value, (tuple, list)) else (value,):
-            if isinstance(item, jax.extend.core.ClosedJaxpr):
+            if isinstance(item, ClosedJaxpr):
                 yield item.jaxpr
-            elif isinstance(item, jax.extend.core.Jaxpr):
+            elif isinstance(item, Jaxpr):
                 yield item
 
 
-def _walk(jaxpr: jax.extend.core.Jaxpr) -> Iterable[Any]:
+def _walk(jaxpr: Jaxpr) -> Iterable[Any]:
     for eqn in jaxpr.eqns:
         yield eqn
         for sub in _sub_jaxprs(eqn.params):
             yield from _walk(sub)
 
 
-def trace(f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str = "your function") -> jax.extend.core.ClosedJaxpr:
+def trace(f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str = "your function") -> ClosedJaxpr:
     """The jaxpr of `f(*args)`, or a `CheckFailed` that says why it cannot be traced."""
     try:
         return jax.make_jaxpr(f, static_argnums=tuple(static_argnums))(*args)
@@ -141,7 +139,9 @@ def check_primitives(
         )
     present = sorted(set(avoids) & found)
     if present:
-        raise CheckFailed(f"{what} uses {', '.join(present)}, which this exercise rules out.", hint=hint, section=section)
+        raise CheckFailed(
+            f"{what} uses {', '.join(present)}, which this exercise rules out.", hint=hint, section=section
+        )
 
 
 def count_compiles(f: Callable, calls: Iterable[tuple]) -> int:
@@ -151,14 +151,15 @@ def count_compiles(f: Callable, calls: Iterable[tuple]) -> int:
     compilation counts, the ones for eager operations included.
     """
     calls = list(calls)
-    if hasattr(f, "_cache_size"):
-        before = f._cache_size()
+    cache_size = getattr(f, "_cache_size", None)
+    if cache_size is not None:
+        before = cache_size()
         for args in calls:
             jax.block_until_ready(f(*args))
-        return f._cache_size() - before
+        return cache_size() - before
     events: list[str] = []
 
-    def listen(event: str, duration: float, **_: Any) -> None:
+    def listen(event: str, duration_secs: float, **_: str | int) -> None:
         if event == "/jax/core/compile/backend_compile_duration":
             events.append(event)
 
@@ -190,104 +191,9 @@ def check_compile_count(
         )
 
 
-# --- purity ----------------------------------------------------------------------------
-
-
-def _fingerprint(value: Any) -> Any:
-    """A comparable snapshot of a value, for spotting in-place changes."""
-    leaves, treedef = jax.tree.flatten(value, is_leaf=lambda x: not isinstance(x, (list, tuple, dict)))
-    out = []
-    for leaf in leaves:
-        if isinstance(leaf, (np.ndarray, jax.Array)):
-            out.append(("array", id(leaf), np.asarray(leaf).tobytes(), np.shape(leaf), str(np.asarray(leaf).dtype)))
-        elif isinstance(leaf, (int, float, complex, str, bytes, bool, type(None))):
-            out.append(("value", leaf))
-        elif isinstance(leaf, (set, frozenset)):
-            out.append(("set", repr(sorted(map(repr, leaf)))))
-        else:
-            out.append(("object", id(leaf)))
-    return str(treedef), out
-
-
-def _referenced_globals(f: Callable) -> dict[str, Any]:
-    """Module-level names the function's code refers to, which a side effect could change."""
-    f = inspect.unwrap(f)
-    code, module = getattr(f, "__code__", None), getattr(f, "__globals__", {})
-    if code is None:
-        return {}
-    names: set[str] = set()
-    stack = [code]
-    while stack:
-        c = stack.pop()
-        names.update(c.co_names)
-        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-    skip = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
-    return {name: module[name] for name in names if name in module and not isinstance(module[name], skip)}
-
-
-def check_pure(f: Callable, *args: Any, what: str = "your function", section: str | None = None) -> None:
-    """Check that `f(*args)` leaves its inputs alone, prints nothing while tracing,
-    keeps no state in globals or closures, and leaks no tracer.
-    """
-    snapshot = _fingerprint(args)
-    module = _referenced_globals(f)
-    module_before = {name: (id(v), _fingerprint(v)) for name, v in module.items()}
-    owner = inspect.unwrap(f)
-    cells = [c for c in (getattr(owner, "__closure__", None) or ()) if _cell_is_data(c)]
-    cells_before = [_fingerprint(c.cell_contents) for c in cells]
-
-    jax.block_until_ready(f(*args))
-    if _fingerprint(args) != snapshot:
-        raise CheckFailed(
-            f"{what} changed its input in place.",
-            hint="build and return a new value (a new dict, x.at[i].set(v)) and leave the arguments untouched.",
-            section="02#Functional state updates",
-        )
-
-    printed = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(printed), jax.checking_leaks():
-            trace(f, *args, what=what)
-    except CheckFailed:
-        raise
-    except Exception as error:
-        if "Leaked" in str(error) or "leak" in type(error).__name__.lower():
-            raise CheckFailed(
-                f"{what} leaks a traced value out of the function (it stores it somewhere outside).",
-                hint="return every result instead of saving it in a global, a list or an attribute.",
-                section=section,
-            ) from None
-        raise
-    if printed.getvalue():
-        raise CheckFailed(
-            f"{what} prints while JAX traces it (it printed {printed.getvalue().strip()[:80]!r}); "
-            "under jit that print runs once at compile time, not on every call.",
-            hint="use jax.debug.print, or return the value and print it outside.",
-            section=section,
-        )
-    module_after = {name: (id(v), _fingerprint(v)) for name, v in _referenced_globals(f).items()}
-    changed = sorted(n for n in module_before if module_after.get(n) != module_before[n])
-    changed += ["a captured variable" for c, before in zip(cells, cells_before) if _fingerprint(c.cell_contents) != before]
-    if changed:
-        raise CheckFailed(
-            f"{what} changes state outside itself ({', '.join(changed)}) each time it runs or is traced.",
-            hint="pass state in as an argument and return the new state.",
-            section="02#Functional state updates",
-        )
-
-
-def _cell_is_data(cell: Any) -> bool:
-    try:
-        value = cell.cell_contents
-    except ValueError:  # an empty cell
-        return False
-    return not isinstance(value, (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType))
-
-
-# --- memory ----------------------------------------------------------------------------
-
-
-def largest_intermediate(f: Callable, *args: Any, static_argnums: Sequence[int] = ()) -> tuple[int, tuple[int, ...], str]:
+def largest_intermediate(
+    f: Callable, *args: Any, static_argnums: Sequence[int] = ()
+) -> tuple[int, tuple[int, ...], str]:
     """The largest array the program of `f(*args)` builds: `(elements, shape, primitive)`.
 
     Read from the jaxpr (nested jaxprs included), so it says what the program
@@ -319,60 +225,5 @@ def check_largest_intermediate(
             f"{what} builds an array of shape {shape} ({size:,} elements, made by `{primitive}`); "
             f"at most {max_elements:,} elements are needed here.",
             hint=hint,
-            section=section,
-        )
-
-
-# --- collectives and shardings ---------------------------------------------------------------
-
-
-def collectives(f: Callable, *args: Any, static_argnums: Sequence[int] = ()) -> set[tuple[str, str]]:
-    """`{(collective, axis name)}` used by the program of `f(*args)`, such as `("psum", "data")`.
-
-    Inside `shard_map` JAX 0.12 writes `psum` as `psum_invariant`; both count as `psum`.
-    """
-    found = set()
-    for eqn in _walk(trace(f, *args, static_argnums=static_argnums).jaxpr):
-        name = eqn.primitive.name.removesuffix("_invariant")
-        axes = eqn.params.get("axes", eqn.params.get("axis_name"))
-        if name in ("psum", "pmax", "pmin", "all_gather", "ppermute", "all_to_all", "reduce_scatter") and axes is not None:
-            for axis in axes if isinstance(axes, (tuple, list)) else (axes,):
-                if isinstance(axis, str):
-                    found.add((name, axis))
-    return found
-
-
-def check_collective(
-    f: Callable,
-    *args: Any,
-    kind: str = "psum",
-    over: str | None = None,
-    static_argnums: Sequence[int] = (),
-    what: str = "your function",
-    hint: str | None = None,
-    section: str | None = None,
-) -> None:
-    """Check that `f(*args)` combines values across devices with collective `kind`
-    (`psum` also covers `pmean`), over mesh axis `over` when given.
-    """
-    found = collectives(f, *args, static_argnums=static_argnums)
-    if any(name == kind and (over is None or axis == over) for name, axis in found):
-        return
-    used = ", ".join(f"{name} over {axis!r}" for name, axis in sorted(found)) or "no collective at all"
-    target = f"{kind} over the mesh axis {over!r}" if over else kind
-    raise CheckFailed(f"{what} should combine the devices' values with {target}, but it uses {used}.", hint=hint, section=section)
-
-
-def check_sharding(x: Any, expected: jax.sharding.Sharding, *, what: str = "your result", section: str | None = None) -> None:
-    """Check that array `x` is laid out across devices as `expected` says."""
-    actual = getattr(x, "sharding", None)
-    if actual is None:
-        raise CheckFailed(f"{what} is not a JAX array (it is a {type(x).__name__}), so it has no sharding.", section=section)
-    if not actual.is_equivalent_to(expected, np.ndim(x)):
-        spec = getattr(expected, "spec", expected)
-        raise CheckFailed(
-            f"{what} is laid out as {actual}, not as requested ({spec}).",
-            hint="ask jit for it with out_shardings=NamedSharding(mesh, P(...)), or move the result with "
-            "jax.device_put / jax.reshard.",
             section=section,
         )

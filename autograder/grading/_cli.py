@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from ._reference import PACKAGE_REFERENCES, RECORD_VARIABLE
+from .._config import PACKAGE_REFERENCES
 
 
 def course_root() -> Path:
@@ -25,41 +22,6 @@ def course_root() -> Path:
 def assignments(root: Path) -> list[str]:
     """Assignment ids, from the folders of `solutions/`."""
     return sorted(p.name for p in (root / "solutions").iterdir() if (p / f"{p.name}.ipynb").is_file())
-
-
-def record_references(assignment: str, root: Path, into: Path, timeout: int = 600) -> Path:
-    """Run the reference solution of `assignment` and store what its checks compare.
-
-    Every `check_reference` call in the solution notebook saves its value instead
-    of comparing it. The folder `into/assignment` is replaced only when the whole
-    notebook ran without error.
-    """
-    import nbclient
-    import nbformat
-
-    notebook = root / "solutions" / assignment / f"{assignment}.ipynb"
-    nb = nbformat.read(notebook, as_version=4)
-    with tempfile.TemporaryDirectory() as scratch:
-        previous = os.environ.get(RECORD_VARIABLE)
-        os.environ[RECORD_VARIABLE] = scratch
-        try:
-            nbclient.NotebookClient(
-                nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}
-            ).execute()
-        finally:
-            if previous is None:
-                os.environ.pop(RECORD_VARIABLE, None)
-            else:
-                os.environ[RECORD_VARIABLE] = previous
-        recorded = Path(scratch) / assignment
-        if not recorded.is_dir():
-            raise SystemExit(f"jax-course: {notebook} recorded no reference outputs")
-        target = into / assignment
-        if target.exists():
-            shutil.rmtree(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copytree(recorded, target)
-    return target
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,10 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "grade":
-        from ._batch import grade as grade_batch
-        from ._batch import summary_table, write_report
-
-        from ._batch import GradingError
+        from ._convert import GradingError
+        from ._report import summary_table, write_report
+        from ._run import grade as grade_batch
 
         root = course_root()
         try:
@@ -148,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if all_passed else 1
 
     if args.command == "references":
+        from ._references import record_references
+
         root = course_root()
         for assignment in args.assignment or assignments(root):
             start = time.perf_counter()

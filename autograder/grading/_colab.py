@@ -14,11 +14,12 @@ import tomllib
 from pathlib import Path
 
 import nbformat
+from packaging.requirements import Requirement
+
+from .._config import PIP_SOURCE
 
 BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
 SETUP_MARK = "# Setup for Colab"
-# Overrides where the setup cell installs the course from: a wheel, a folder or a pip URL.
-SOURCE_VARIABLE = "JAXCOURSE_PIP_SOURCE"
 
 _SETUP = '''\
 # Setup for Colab, or any machine without the course: installs the course package, the version
@@ -51,10 +52,11 @@ def repository(root: Path) -> str:
 
 
 def _jax_version(root: Path) -> str:
-    for requirement in project(root)["dependencies"]:
-        found = re.fullmatch(r"jax==(\S+)", requirement)
-        if found:
-            return found.group(1)
+    for line in project(root)["dependencies"]:
+        requirement = Requirement(line)
+        pins = [spec.version for spec in requirement.specifier if spec.operator == "=="]
+        if requirement.name == "jax" and pins:
+            return pins[0]
     raise ValueError("pyproject.toml pins no jax==VERSION")
 
 
@@ -69,7 +71,7 @@ def badge_source(repo: str, notebook: str, branch: str = "main") -> str:
 
 def setup_source(root: Path, branch: str = "main") -> str:
     return _SETUP.format(
-        version=project(root)["version"], jax_version=_jax_version(root), variable=SOURCE_VARIABLE,
+        version=project(root)["version"], jax_version=_jax_version(root), variable=PIP_SOURCE,
         repository=repository(root), branch=branch,
     )
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._timing import TIMING_VARIABLE, timing_mode
+from .._config import TIMING, timing_mode, timing_set
 
 _REREAD = re.compile(r"Reread: (\S+)")
 
@@ -94,8 +94,8 @@ def calibrate(repeats: int = 7) -> float:
 
 def decide_timing(spread_limit: float = 1.6) -> tuple[str, str]:
     """`(mode, reason)` for the timing checks of a self-check."""
-    if os.environ.get(TIMING_VARIABLE, "").strip():
-        return timing_mode(), f"set by {TIMING_VARIABLE}"
+    if timing_set():
+        return timing_mode(), f"set by {TIMING}"
     if timing_mode() == "advisory":
         return "advisory", "a shared machine such as Binder or Colab"
     spread = calibrate()
@@ -197,8 +197,8 @@ def _visible_only(notebook: Path, env: dict, timeout: float) -> list[ProblemResu
     import nbformat
 
     nb = nbformat.read(notebook, as_version=4)
-    previous = {name: os.environ.get(name) for name in (TIMING_VARIABLE,)}
-    os.environ[TIMING_VARIABLE] = env[TIMING_VARIABLE]
+    previous = {name: os.environ.get(name) for name in (TIMING,)}
+    os.environ[TIMING] = env[TIMING]
     try:
         client = nbclient.NotebookClient(
             nb, timeout=timeout, kernel_name="python3", allow_errors=True,
@@ -228,7 +228,7 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
             "Download a fresh copy of the exercise and paste your answers into it."
         ) from None
     mode, reason = decide_timing()
-    env = {**os.environ, TIMING_VARIABLE: mode, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {**os.environ, TIMING: mode, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     root, assignment = find_course(notebook)
     if root is not None:
         results = _with_hidden_tests(notebook, root, assignment, env, timeout)

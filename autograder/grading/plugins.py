@@ -1,15 +1,43 @@
-"""An nbgrader preprocessor for feedback: test errors without the test's code.
+"""nbgrader preprocessors this course plugs in (`nbgrader_config.py`).
 
-IPython tracebacks quote the lines around the failing call, so a hidden test that
-raises would show its own code in the feedback even after nbgrader's
-`ClearHiddenTests` blanks the cell (jupyter/nbgrader#917). This keeps, for every
-graded test cell, only the error's name and message: what the student acts on.
-Imported by `nbgrader_config.py`; it needs nbgrader, unlike the rest of the package.
+- `RefuseTampering`, in the autograde sanitize step: a student-editable cell that reaches
+  for the grader's tools is not run; its source becomes an error saying why.
+- `ShortenTestErrors`, in feedback: IPython tracebacks quote the lines around the failing
+  call, so a hidden test that raises would show its own code even after nbgrader's
+  `ClearHiddenTests` blanks the cell (jupyter/nbgrader#917). Only the error's name and
+  message, what the student acts on, are kept.
 """
 
 from __future__ import annotations
 
 from nbgrader.preprocessors import NbGraderPreprocessor
+
+from ._tampering import imported_names, refusal, tampering
+
+
+class RefuseTampering(NbGraderPreprocessor):
+    """Sanitize step: student-editable code cells that tamper with grading are not run."""
+
+    def preprocess(self, nb, resources):
+        refused, elsewhere = [], {}
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                elsewhere.update(imported_names(cell.source))
+        for cell in nb.cells:
+            if cell.metadata.get("nbgrader") == {}:
+                # A copy of a graded cell, stripped by DeduplicateIds: without this, nbgrader's
+                # CheckCellMetadata raises SchemaTooOldError, which stops a whole stock batch.
+                del cell.metadata["nbgrader"]
+            meta = cell.metadata.get("nbgrader", {})
+            if cell.cell_type != "code" or meta.get("locked"):
+                continue  # locked cells were restored from the course's source by OverwriteCells
+            findings = tampering(cell.source, elsewhere)
+            if findings:
+                refused.append(f"{meta.get('grade_id', 'a cell you added')}: {findings[0]}")
+                cell.source = refusal(findings)
+        if refused:
+            nb.metadata.setdefault("jax_course", {})["refused"] = refused
+        return nb, resources
 
 
 class ShortenTestErrors(NbGraderPreprocessor):

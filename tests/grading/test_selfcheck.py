@@ -1,14 +1,11 @@
 """`jax-course check` and `check_my_work`: a self-learner's report, hidden tests included."""
 
 from __future__ import annotations
-
 import shutil
 import subprocess
-
 import pytest
-
-from autograder._selfcheck import check_notebook, decide_timing
-from conftest import ROOT, VENV_BIN, answered, solution_sources
+from autograder.grading._selfcheck import check_notebook, decide_timing
+from support import ROOT, VENV_BIN, answered, solution_sources
 from variants import VARIANTS
 
 ASSIGNMENT = "03_tracing"  # the quickest to run
@@ -28,6 +25,7 @@ def in_course(tmp_path):
     return work
 
 
+@pytest.mark.grading
 def test_reference_answers_pass_everything_with_hidden_tests(in_course):
     result = check_notebook(answered_copy(in_course, solution_sources(ASSIGNMENT)))
     assert result.hidden_tests
@@ -37,6 +35,7 @@ def test_reference_answers_pass_everything_with_hidden_tests(in_course):
     assert "Score: " in result.report() and "FAILED" not in result.report()
 
 
+@pytest.mark.grading
 def test_a_hardcoded_answer_fails_on_the_hidden_input_and_says_what_to_reread(in_course):
     name = next(n for n in VARIANTS[ASSIGNMENT] if n.endswith("_hardcoded"))
     variant = VARIANTS[ASSIGNMENT][name]
@@ -48,6 +47,7 @@ def test_a_hardcoded_answer_fails_on_the_hidden_input_and_says_what_to_reread(in
     assert "Traceback" not in report and "autograder/_" not in report  # no grader internals
 
 
+@pytest.mark.grading
 def test_untouched_exercise_fails_every_problem_from_the_command_line(in_course):
     path = answered_copy(in_course, {})
     done = subprocess.run([VENV_BIN / "jax-course", "check", str(path)], capture_output=True, text=True, timeout=600)
@@ -56,12 +56,14 @@ def test_untouched_exercise_fails_every_problem_from_the_command_line(in_course)
     assert "not answered yet" in done.stdout
 
 
+@pytest.mark.grading
 def test_a_lone_notebook_runs_its_visible_tests(tmp_path):
     result = check_notebook(answered_copy(tmp_path, solution_sources(ASSIGNMENT)))
     assert not result.hidden_tests and "visible tests only" in result.report()
     assert len(result.results) >= 4 and all(r.passed for r in result.results), result.report()
 
 
+@pytest.mark.unit
 def test_a_damaged_notebook_gets_a_clear_message(tmp_path):
     broken = tmp_path / f"{ASSIGNMENT}.ipynb"
     broken.write_text('{"cells": [')
@@ -70,6 +72,7 @@ def test_a_damaged_notebook_gets_a_clear_message(tmp_path):
     assert "not a readable Jupyter notebook" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.unit
 def test_timing_mode_follows_the_variable_or_a_calibration(monkeypatch):
     monkeypatch.setenv("JAXCOURSE_TIMING", "advisory")
     assert decide_timing() == ("advisory", "set by JAXCOURSE_TIMING")
@@ -81,8 +84,9 @@ def test_timing_mode_follows_the_variable_or_a_calibration(monkeypatch):
     assert decide_timing(spread_limit=0.5)[0] == "advisory"  # any spread counts as busy
 
 
+@pytest.mark.grading
 def test_a_notebook_that_never_finishes_is_stopped_with_a_clear_message(tmp_path):
-    from autograder._selfcheck import _run
+    from autograder.grading._selfcheck import _run
 
     with pytest.raises(RuntimeError, match="took longer than 1 s and was stopped: look for an answer that never finishes"):
         _run(["sleep", "30"], tmp_path, {}, "Grading", timeout=1)

@@ -9,14 +9,23 @@ import subprocess
 import time
 import urllib.request
 
-from conftest import ROOT
+import pytest
+
+from support import ROOT
+
+pytestmark = pytest.mark.environment
 
 
 def test_make_lab_serves_the_first_lecture_and_the_formgrader():
     # Its own process group, so that make, jupyter and any kernel stop together.
     lab = subprocess.Popen(
-        ["make", "-s", "lab"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "BROWSER": "true"}, start_new_session=True,
+        ["make", "-s", "lab"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "BROWSER": "true"},
+        start_new_session=True,
     )
     try:
         url, log, deadline = None, [], time.monotonic() + 90

@@ -1,4 +1,4 @@
-"""Hidden inputs come from the grader's seed, and the backend decides thresholds and tolerances."""
+"""Hidden inputs come from the grader's seed."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 import autograder as ag
+
+pytestmark = pytest.mark.unit
 
 
 def test_grader_rng_is_reproducible_and_differs_by_problem():
@@ -22,24 +24,7 @@ def test_the_grader_seed_changes_every_hidden_input(monkeypatch):
     assert not np.allclose(default, ag.grader_rng("p/q").normal(size=4))
 
 
-def test_a_bad_seed_is_a_clear_error(monkeypatch):
-    monkeypatch.setenv("JAXCOURSE_GRADER_SEED", "secret")
-    with pytest.raises(ValueError, match="whole number"):
-        ag.grader_seed()
-
-
 def test_grader_key_is_a_typed_key():
     key = ag.grader_key("07_prng/pi")
     assert jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key)
     assert (jax.random.key_data(key) == jax.random.key_data(ag.grader_key("07_prng/pi"))).all()
-
-
-@pytest.mark.parametrize("platform, kind", [("cpu", "cpu"), ("gpu", "gpu"), ("cuda", "gpu"), ("rocm", "gpu"), ("tpu", "tpu")])
-def test_backend_names(monkeypatch, platform, kind):
-    monkeypatch.setattr(jax, "default_backend", lambda: platform)
-    assert ag.backend() == kind
-
-
-def test_lecture_links():
-    assert ag.lecture_link("01#Out-of-bounds indexing") == "course/01_arrays.ipynb#Out-of-bounds-indexing"
-    assert ag.lecture_link("02") == "course/02_immutability.ipynb"

@@ -7,7 +7,7 @@ the serial one. The table of cases is printed at the end of the test session.
 """
 
 from __future__ import annotations
-
+import pytest
 import json
 import os
 import random
@@ -16,9 +16,10 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
-
-from conftest import ROOT, VENV_BIN, make_course
+from support import ROOT, VENV_BIN, make_course
 from hostile import ASSIGNMENT, CASES, TIMED_ASSIGNMENT, assignment_of, student_id, write_submission
+
+pytestmark = pytest.mark.grading
 
 REPORT = ROOT / "test-artifacts" / "hostile-report.txt"
 # Generous for one cell of this assignment even on a loaded machine (stock runs beside ours);

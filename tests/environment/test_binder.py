@@ -11,7 +11,9 @@ import tomllib
 
 import pytest
 
-from conftest import ROOT, answered, solution_sources
+from support import ROOT, answered, solution_sources
+
+pytestmark = pytest.mark.environment
 
 
 def test_runtime_and_dependencies_come_from_pyproject():
@@ -26,7 +28,9 @@ def test_runtime_and_dependencies_come_from_pyproject():
     installs = [line for line in post_build.splitlines() if "pip install" in line]
     assert installs == ["pip install --no-cache-dir -e '.[course]'"]
     assert not any((ROOT / "binder" / name).exists() for name in ("requirements.txt", "environment.yml", "Pipfile"))
-    assert all("==" in requirement for requirement in project["dependencies"] + project["optional-dependencies"]["course"])
+    assert all(
+        "==" in requirement for requirement in project["dependencies"] + project["optional-dependencies"]["course"]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +47,9 @@ def binder_env(tmp_path_factory):
 
 def test_post_build_keeps_validate_and_turns_off_the_course_server_parts(binder_env):
     venv, env = binder_env
-    servers = subprocess.run([venv / "bin" / "jupyter", "server", "extension", "list"], env=env, capture_output=True, text=True)
+    servers = subprocess.run(
+        [venv / "bin" / "jupyter", "server", "extension", "list"], env=env, capture_output=True, text=True
+    )
     text = servers.stdout + servers.stderr
     assert re.search(r"nbgrader\.server_extensions\.validate_assignment\s+\S*enabled", text), text
     for name in ("formgrader", "assignment_list", "course_list"):
@@ -62,6 +68,10 @@ def test_an_exercise_runs_and_validates_in_the_binder_env(binder_env, tmp_path):
     shutil.copy(ROOT / "exercises" / assignment / f"{assignment}.ipynb", tmp_path / "untouched.ipynb")
     validate = [str(venv / "bin" / "nbgrader"), "validate"]
     passed = subprocess.run([*validate, str(solved)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert passed.returncode == 0 and "Success! Your notebook passes all the tests." in passed.stdout, passed.stdout + passed.stderr
-    failed = subprocess.run([*validate, str(tmp_path / "untouched.ipynb")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert passed.returncode == 0 and "Success! Your notebook passes all the tests." in passed.stdout, (
+        passed.stdout + passed.stderr
+    )
+    failed = subprocess.run(
+        [*validate, str(tmp_path / "untouched.ipynb")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
     assert "VALIDATION FAILED" in failed.stdout, failed.stdout + failed.stderr

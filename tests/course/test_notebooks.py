@@ -1,14 +1,11 @@
 """The notebooks themselves: clean, in sync, leak-free, and runnable."""
 
 from __future__ import annotations
-
 import time
-
 import nbclient
 import nbformat
 import pytest
-
-from conftest import ASSIGNMENTS, LECTURES, ROOT, make_course
+from support import ASSIGNMENTS, LECTURES, ROOT, make_course
 
 COMMITTED = sorted([*ROOT.glob("solutions/*/*.ipynb"), *ROOT.glob("exercises/*/*.ipynb"), *LECTURES])
 
@@ -17,6 +14,7 @@ def _relative(path):
     return str(path.relative_to(ROOT))
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("path", COMMITTED, ids=_relative)
 def test_committed_notebooks_carry_no_outputs(path):
     nb = nbformat.read(path, as_version=4)
@@ -30,6 +28,7 @@ def _without_ids(nb):
     return nb
 
 
+@pytest.mark.grading
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_exercises_are_what_nbgrader_generates_from_solutions(assignment, tmp_path):
     fresh = make_course(tmp_path, assignment) / "exercises" / assignment
@@ -53,6 +52,7 @@ def _blocks(source: str, begin: str, end: str) -> list[str]:
     return lines
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_exercises_contain_no_solution_or_hidden_test(assignment):
     source = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
@@ -72,6 +72,7 @@ def test_exercises_contain_no_solution_or_hidden_test(assignment):
     assert not leaked, f"exercises/{assignment} shows: {leaked[:3]}"
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("path", LECTURES, ids=_relative)
 def test_lecture_runs_top_to_bottom(path, capsys):
     nb = nbformat.read(path, as_version=4)
@@ -95,11 +96,12 @@ def test_lecture_runs_top_to_bottom(path, capsys):
     assert seconds < 60, f"{_relative(path)} took {seconds:.0f} s; the budget is 60 s"
 
 
+@pytest.mark.unit
 def test_lectures_have_the_sections_checks_link_to():
     """Every `section=` a test cell names is a heading of its lecture."""
     import re
 
-    from autograder._errors import LECTURES as LINKED
+    from autograder.checks._errors import LECTURES as LINKED
 
     links = set()
     for assignment in ASSIGNMENTS:

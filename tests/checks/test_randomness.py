@@ -9,6 +9,8 @@ import pytest
 
 import autograder as ag
 
+pytestmark = pytest.mark.unit
+
 
 def rows_split(key, batch, d):
     return jax.vmap(lambda k: jax.random.normal(k, (d,)))(jax.random.split(key, batch))
@@ -28,7 +30,9 @@ def test_no_key_reuse_passes_split_keys_and_returns_the_result():
     assert out.shape == (4, 8)
 
 
-@pytest.mark.parametrize("reuser", [rows_same_key, rows_reusing_parent, jax.jit(rows_reusing_parent, static_argnums=(1, 2))])
+@pytest.mark.parametrize(
+    "reuser", [rows_same_key, rows_reusing_parent, jax.jit(rows_reusing_parent, static_argnums=(1, 2))]
+)
 def test_key_reuse_is_caught_eagerly_and_under_jit(reuser):
     with pytest.raises(ag.CheckFailed, match="same PRNG key more than once") as info:
         ag.check_no_key_reuse(reuser, jax.random.key(0), 4, 8, section="07#Key reuse is a bug")

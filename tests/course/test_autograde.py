@@ -1,16 +1,15 @@
 """The real `nbgrader autograde`, on a temporary course, scores every kind of submission as intended."""
 
 from __future__ import annotations
-
 import html as html_lib
 import re
 import time
-
 import nbformat
 import pytest
-
-from conftest import ASSIGNMENTS, ROOT, VENV_BIN, make_course, read_scores, run, solution_sources, submit, test_points
+from support import ASSIGNMENTS, ROOT, VENV_BIN, make_course, read_scores, run, solution_sources, submit, test_points
 from variants import VARIANTS
+
+pytestmark = pytest.mark.grading
 
 
 def grade_batch(assignment, folder):

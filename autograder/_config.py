@@ -1,0 +1,84 @@
+"""Every setting the course reads from the environment, in one place.
+
+Both sides use it, so it imports neither JAX nor nbgrader.
+
+| variable | meaning |
+|---|---|
+| `JAXCOURSE_GRADER_SEED` | seed of the hidden tests' inputs (a whole number) |
+| `JAXCOURSE_TIMING` | `enforce` or `advisory`: whether timing checks decide points |
+| `JAXCOURSE_RECORD_REFERENCES` | a folder: checks record reference outputs there instead of comparing |
+| `JAXCOURSE_REFERENCES` | a folder to read reference outputs from instead of the package's |
+| `JAXCOURSE_PIP_SOURCE` | where a notebook's setup cell installs the course from (read by that cell) |
+| `JAXCOURSE_CHROMIUM` | the browser the browser tests drive |
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+GRADER_SEED = "JAXCOURSE_GRADER_SEED"
+TIMING = "JAXCOURSE_TIMING"
+RECORD_REFERENCES = "JAXCOURSE_RECORD_REFERENCES"
+REFERENCES = "JAXCOURSE_REFERENCES"
+PIP_SOURCE = "JAXCOURSE_PIP_SOURCE"
+CHROMIUM = "JAXCOURSE_CHROMIUM"
+VARIABLES = (GRADER_SEED, TIMING, RECORD_REFERENCES, REFERENCES, PIP_SOURCE, CHROMIUM)
+
+# An instructor who wants inputs students cannot reproduce sets JAXCOURSE_GRADER_SEED on the
+# grading machine and re-records the references there (`jax-course references`).
+DEFAULT_SEED = 20261122
+PACKAGE_REFERENCES = Path(__file__).parent / "checks" / "references"
+# Set on Binder and Colab, whose shared machines make timings meaningless.
+_SHARED_MACHINE = ("BINDER_REQUEST", "BINDER_REPO_URL", "BINDER_LAUNCH_HOST", "COLAB_RELEASE_TAG", "COLAB_GPU")
+
+
+def _get(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
+def grader_seed() -> int:
+    """The seed hidden tests draw from: `$JAXCOURSE_GRADER_SEED` or the course default."""
+    value = _get(GRADER_SEED)
+    if not value:
+        return DEFAULT_SEED
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{GRADER_SEED} must be a whole number, got {value!r}") from None
+
+
+def timing_mode() -> str:
+    """`"enforce"` or `"advisory"`: whether timing checks decide points here.
+
+    `$JAXCOURSE_TIMING` wins when set. Otherwise timings are advisory on shared
+    machines whose speed means nothing (Binder, Colab) and enforced elsewhere.
+    """
+    value = _get(TIMING).lower()
+    if value in ("enforce", "advisory"):
+        return value
+    if value:
+        raise ValueError(f"{TIMING} must be 'enforce' or 'advisory', got {value!r}")
+    return "advisory" if any(name in os.environ for name in _SHARED_MACHINE) else "enforce"
+
+
+def timing_set() -> bool:
+    """Whether `$JAXCOURSE_TIMING` chooses the timing mode (rather than the machine)."""
+    return bool(_get(TIMING))
+
+
+def record_references_into() -> Path | None:
+    """The folder reference outputs are being recorded into, or None when grading."""
+    value = _get(RECORD_REFERENCES)
+    return Path(value) if value else None
+
+
+def references_dir() -> Path:
+    """Where reference outputs are read from: `$JAXCOURSE_REFERENCES` or the package's own."""
+    value = _get(REFERENCES)
+    return Path(value) if value else PACKAGE_REFERENCES
+
+
+def chromium() -> Path:
+    """The Chromium the browser tests drive: `$JAXCOURSE_CHROMIUM` or Debian's."""
+    return Path(_get(CHROMIUM) or "/usr/bin/chromium")

@@ -1,0 +1,96 @@
+"""The student side: the checks a grading kernel runs. Needs JAX, never nbgrader.
+
+Every check returns quietly when the answer is right and raises `CheckFailed`
+(an `AssertionError`, so nbgrader counts it) with a message a student can act on.
+
+- Reference outputs: `check_close`, `check_reference`, `tolerance`.
+- Speed: `check_speedup`, `measure_speedup`, `timing_mode`.
+- Structure: `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
+  `check_primitives`, `check_pure`, `check_largest_intermediate`.
+- Devices: `check_collective`, `check_sharding`.
+- Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
+  `check_independent_rows`.
+- Hidden inputs: `grader_rng`, `grader_key`.
+
+`guard()` runs in the grading kernel before any cell; every check first verifies
+that nothing it trusts was replaced since (`_guard.py`).
+"""
+
+import functools as _functools
+
+from .._config import grader_seed, timing_mode
+from ._backend import backend
+from ._compare import check_close
+from ._devices import check_collective, check_sharding, collectives
+from ._errors import CheckFailed, lecture_link
+from ._guard import guard as guard
+from ._guard import verify
+from ._purity import check_pure
+from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
+from ._reference import check_reference, load_reference, save_reference
+from ._seeds import grader_key, grader_rng
+from ._structure import (
+    check_compile_count,
+    check_jaxpr_constant,
+    check_jitted,
+    check_largest_intermediate,
+    check_primitives,
+    count_compiles,
+    equation_count,
+    is_jitted,
+    largest_intermediate,
+    primitives,
+)
+from ._thresholds import required_speedup, tolerance
+from ._timing import Speedup, check_speedup, measure_speedup
+
+
+def _verified(check):
+    """`check`, failing first if the grader's tools were replaced (see `_guard.verify`)."""
+
+    @_functools.wraps(check)
+    def run(*args, **kwargs):
+        verify()
+        return check(*args, **kwargs)
+
+    return run
+
+
+globals().update({name: _verified(check) for name, check in list(globals().items()) if name.startswith("check_")})
+
+__all__ = [
+    "CheckFailed",
+    "Speedup",
+    "backend",
+    "check_close",
+    "check_collective",
+    "check_compile_count",
+    "check_independent_rows",
+    "check_jaxpr_constant",
+    "check_jitted",
+    "check_largest_intermediate",
+    "check_no_key_reuse",
+    "check_primitives",
+    "check_pure",
+    "check_reference",
+    "check_reproducible",
+    "check_sharding",
+    "check_speedup",
+    "check_within_sigmas",
+    "collectives",
+    "count_compiles",
+    "equation_count",
+    "grader_key",
+    "grader_rng",
+    "grader_seed",
+    "is_jitted",
+    "largest_intermediate",
+    "lecture_link",
+    "load_reference",
+    "measure_speedup",
+    "primitives",
+    "required_speedup",
+    "save_reference",
+    "timing_mode",
+    "tolerance",
+]

@@ -1,0 +1,163 @@
+"""Compare a student's pytree of arrays with an expected one, leaf by leaf."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ._backend import backend
+from ._errors import CheckFailed
+from ._thresholds import tolerance
+
+
+def _is_float(dtype: Any) -> bool:
+    # jnp's test knows bfloat16, which NumPy does not count as inexact.
+    return bool(jnp.issubdtype(dtype, jnp.inexact))
+
+
+def _leaves(tree: Any) -> tuple[list[str], list[Any], Any]:
+    with_paths, treedef = jax.tree_util.tree_flatten_with_path(tree)
+    paths = [jax.tree_util.keystr(path) for path, _ in with_paths]
+    return paths, [leaf for _, leaf in with_paths], treedef
+
+
+def _as_numpy(leaf: Any) -> np.ndarray:
+    if isinstance(leaf, jax.Array) and jnp.issubdtype(leaf.dtype, jax.dtypes.prng_key):
+        leaf = jax.random.key_data(leaf)
+    return np.asarray(leaf)
+
+
+def _kind(leaf: Any) -> str:
+    # Python numbers have no dtype of their own: compare their values only.
+    return "python" if isinstance(leaf, (bool, int, float, complex)) else "array"
+
+
+def _describe(tree: Any) -> str:
+    text = str(jax.tree.structure(tree)).replace("PyTreeDef(", "", 1)
+    return text[:-1] if text.endswith(")") else text
+
+
+def _where(what: str, path: str) -> str:
+    return f"{what}{path}" if path else what
+
+
+def check_close(
+    actual: Any,
+    expected: Any,
+    *,
+    what: str = "your result",
+    rtol: float | None = None,
+    atol: float | None = None,
+    section: str | None = None,
+) -> None:
+    """Check that pytree `actual` matches `expected`: structure, shapes, dtypes, values.
+
+    Raises `CheckFailed` naming the first leaf that differs and by how much.
+    Tolerances default to `tolerance(dtype)` of each expected leaf.
+    """
+    exp_paths, exp_leaves, exp_def = _leaves(expected)
+    try:
+        act_paths, act_leaves, act_def = _leaves(actual)
+    except Exception as error:  # a pytree node whose flatten raises
+        raise CheckFailed(f"{what} could not be read as arrays ({error}).", section=section) from None
+    if act_paths != exp_paths:
+        missing = [p for p in exp_paths if p not in act_paths]
+        extra = [p for p in act_paths if p not in exp_paths]
+        detail = []
+        if missing:
+            detail.append("missing " + ", ".join(_where(what, p) for p in missing[:5]))
+        if extra:
+            detail.append("unexpected " + ", ".join(_where(what, p) for p in extra[:5]))
+        raise CheckFailed(
+            f"{what} has the wrong structure: expected {_describe(expected)}, "
+            f"got {_describe(actual)}" + (f" ({'; '.join(detail)})" if detail else "") + ".",
+            hint="return exactly the containers and keys the exercise asks for, with arrays as leaves.",
+            section=section,
+        )
+    _compare_leaves(what, act_paths, act_leaves, exp_leaves, [_kind(x) for x in exp_leaves], rtol, atol, section)
+
+
+def _compare_leaves(what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section) -> None:
+    for path, got, want, kind in zip(paths, act_leaves, exp_leaves, kinds, strict=True):
+        name = _where(what, path)
+        try:
+            got_np = _as_numpy(got)
+        except Exception as error:
+            raise CheckFailed(f"{name} is a {type(got).__name__}, not an array ({error}).", section=section) from None
+        want_np = _as_numpy(want)
+        if got_np.dtype == object:
+            raise CheckFailed(
+                f"{name} is a {type(got).__name__} holding Python objects, not numbers.",
+                hint="build it with jnp functions so it is a jax.Array.",
+                section=section,
+            )
+        if got_np.shape != want_np.shape:
+            raise CheckFailed(
+                f"{name} has shape {got_np.shape}, expected {want_np.shape}.",
+                hint="check which axis you reduce over and whether you need keepdims=True or broadcasting.",
+                section=section,
+            )
+        if kind == "array" and got_np.dtype != want_np.dtype:
+            raise CheckFailed(
+                f"{name} has dtype {got_np.dtype}, expected {want_np.dtype}.",
+                hint=_dtype_hint(got_np.dtype, want_np.dtype),
+                section="01#Dtypes and the float32 default",
+            )
+        _check_values(name, got_np, want_np, rtol, atol, section)
+
+
+def _dtype_hint(got: np.dtype, want: np.dtype) -> str:
+    if got == np.float64 and want == np.float32:
+        return "JAX computes in float32 by default; a float64 result usually means NumPy did the work: use jnp."
+    if np.issubdtype(got, np.integer) and np.issubdtype(want, np.floating):
+        return f"convert before dividing or averaging, e.g. x.astype(jnp.{want})."
+    return f"convert with .astype(jnp.{want})."
+
+
+def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, section) -> None:
+    if not _is_float(want.dtype):
+        bad = got != want
+        if np.any(bad):
+            index = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+            raise CheckFailed(
+                f"{name} differs at {int(bad.sum())} of {bad.size} positions; "
+                f"first at index {index}: got {got[index].item()}, expected {want[index].item()}.",
+                section=section,
+            )
+        return
+    dtype = want.dtype  # named in the message; the comparison below runs widened
+    default_rtol, default_atol = tolerance(dtype)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    wide = np.complex128 if np.iscomplexobj(want) else np.float64
+    got, want = got.astype(wide), want.astype(wide)
+    finite = np.isfinite(want)
+    scale = float(np.max(np.abs(want[finite]), initial=1.0))
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(got - want)
+        allowed = atol * scale + rtol * np.abs(want)
+        close = diff <= allowed
+    # Non-finite expected values must be matched exactly: nan by nan, inf by inf of the same sign.
+    same_special = (np.isnan(want) & np.isnan(got)) | (want == got)
+    bad = ~np.where(finite, close, same_special)
+    if not np.any(bad):
+        return
+    index = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+    count = int(bad.sum())
+    if not np.isfinite(got[index]) and np.isfinite(want[index]):
+        raise CheckFailed(
+            f"{name} is {got[index]} at index {index} where {want[index]:.6g} is expected "
+            f"({count} of {bad.size} positions are wrong).",
+            hint="look for overflow (exp of large numbers), division by zero, or log/sqrt of negatives.",
+            section=section,
+        )
+    largest = float(np.max(np.where(bad & np.isfinite(diff), diff, 0.0)))
+    raise CheckFailed(
+        f"{name} differs from the expected values at {count} of {bad.size} positions; "
+        f"first at index {index}: got {got[index]:.6g}, expected {want[index]:.6g}; "
+        f"largest difference {largest:.3g} (allowed about {rtol:.0e} relative for {dtype} on {backend()}).",
+        section=section,
+    )

@@ -1,0 +1,78 @@
+"""`check_close`: structure, then shape and dtype of each leaf, then values, with messages that say what differs."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograder as ag
+
+pytestmark = pytest.mark.unit
+
+
+def test_matching_pytree_passes():
+    tree = {"w": jnp.ones((2, 3)), "b": (jnp.zeros(3), jnp.arange(3))}
+    ag.check_close(jax.tree.map(lambda x: x + 0, tree), tree)
+
+
+def test_value_difference_names_leaf_index_and_size():
+    expected = {"w": jnp.zeros((2, 3)), "b": jnp.zeros(3)}
+    actual = {"w": jnp.zeros((2, 3)).at[1, 2].set(0.5), "b": jnp.zeros(3)}
+    with pytest.raises(ag.CheckFailed) as error:
+        ag.check_close(actual, expected, what="params", section="02#Functional state updates")
+    message = str(error.value)
+    assert "params['w']" in message
+    assert "(1, 2)" in message and "got 0.5" in message and "expected 0" in message
+    assert "1 of 6 positions" in message
+    assert "relative for float32 on" in message  # the dtype compared, not the one widened to
+    assert "course/02_immutability.ipynb#Functional-state-updates" in message
+
+
+def test_shape_mismatch_says_both_shapes():
+    with pytest.raises(ag.CheckFailed, match=r"shape \(3,\), expected \(3, 1\)"):
+        ag.check_close(jnp.zeros(3), jnp.zeros((3, 1)))
+
+
+def test_dtype_mismatch_explains_numpy_float64():
+    with pytest.raises(ag.CheckFailed, match="(?s)float64, expected float32.*NumPy"):
+        ag.check_close(np.zeros(3), jnp.zeros(3))
+
+
+def test_structure_mismatch_names_missing_and_extra_leaves():
+    with pytest.raises(ag.CheckFailed, match=r"missing params\['b'\].*unexpected params\['bias'\]"):
+        ag.check_close({"w": jnp.zeros(1), "bias": jnp.zeros(1)}, {"w": jnp.zeros(1), "b": jnp.zeros(1)}, what="params")
+
+
+def test_nan_where_a_number_is_expected_is_named():
+    with pytest.raises(ag.CheckFailed, match="is nan at index"):
+        ag.check_close(jnp.array([0.5, jnp.nan]), jnp.array([0.5, 0.5]))
+
+
+def test_matching_nan_and_inf_pass_but_wrong_sign_of_inf_fails():
+    ag.check_close(jnp.array([jnp.nan, jnp.inf]), jnp.array([jnp.nan, jnp.inf]))
+    with pytest.raises(ag.CheckFailed):
+        ag.check_close(jnp.array([-jnp.inf]), jnp.array([jnp.inf]))
+
+
+def test_integers_compare_exactly():
+    ag.check_close(jnp.array([1, 2]), jnp.array([1, 2]))
+    with pytest.raises(ag.CheckFailed, match="first at index \\(1,\\)"):
+        ag.check_close(jnp.array([1, 3]), jnp.array([1, 2]))
+
+
+def test_float32_tolerance_accepts_rounding_and_rejects_real_errors():
+    expected = jnp.linspace(1.0, 100.0, 50)
+    ag.check_close(expected * (1 + 3e-7), expected)
+    with pytest.raises(ag.CheckFailed):
+        ag.check_close(expected * (1 + 1e-3), expected)
+
+
+def test_an_object_that_claims_equality_is_still_compared_by_value():
+    class Liar:
+        def __eq__(self, other):
+            return True
+
+    with pytest.raises(ag.CheckFailed, match="not numbers|not an array"):
+        ag.check_close(Liar(), jnp.zeros(3))

@@ -1,0 +1,49 @@
+"""Collectives are read from the program with their axes; shardings are compared by layout."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+import autograder as ag
+
+pytestmark = pytest.mark.unit
+
+
+def test_collectives_are_found_with_their_axes_in_pmap_and_shard_map():
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    n = jax.device_count()
+    assert n == 8, "conftest gives the tests 8 simulated devices"
+    center_pmap = jax.pmap(lambda p: p - lax.pmean(jnp.mean(p), "devices"), axis_name="devices")
+    assert ("psum", "devices") in ag.collectives(center_pmap, jnp.ones((n, 2)))
+    mesh = jax.make_mesh((n,), ("data",))
+    x = jax.device_put(jnp.arange(2.0 * n), NamedSharding(mesh, P("data")))
+    center = jax.shard_map(
+        lambda p: p - lax.pmean(jnp.mean(p), "data"), mesh=mesh, in_specs=P("data"), out_specs=P("data")
+    )
+    ag.check_collective(center, x, kind="psum", over="data")  # written psum_invariant inside shard_map
+    with pytest.raises(ag.CheckFailed, match="psum over the mesh axis 'data', but it uses psum over 'devices'"):
+        ag.check_collective(lambda x: center_pmap(x.reshape(n, -1)), jnp.arange(2.0 * n), kind="psum", over="data")
+    with pytest.raises(ag.CheckFailed, match="no collective at all"):
+        ag.check_collective(lambda x: x - x.mean(), x, kind="psum")
+
+
+def test_check_sharding():
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((4, 2), ("x", "y"))
+    wanted = NamedSharding(mesh, P("x", "y"))
+    placed = jax.jit(jnp.matmul, out_shardings=wanted)(jnp.ones((8, 4)), jnp.ones((4, 8)))
+    ag.check_sharding(placed, wanted)
+    with pytest.raises(ag.CheckFailed, match=r"not as requested \(P\('x', 'y'\)\)"):
+        ag.check_sharding(jnp.ones((8, 8)), wanted, what="A @ B")
+    with pytest.raises(ag.CheckFailed, match="not as requested"):
+        ag.check_sharding(jax.device_put(placed, NamedSharding(mesh, P("y", "x"))), wanted)
+    with pytest.raises(ag.CheckFailed, match="not a JAX array"):
+        ag.check_sharding(np.ones((8, 8)), wanted)

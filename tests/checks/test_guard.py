@@ -1,0 +1,36 @@
+"""The kernel's guard: once a trusted tool is replaced, every check fails."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from traitlets.config import PyFileConfigLoader
+
+from support import ROOT
+
+pytestmark = pytest.mark.unit
+
+
+def test_the_kernel_fails_checks_once_a_trusted_tool_is_replaced(tmp_path):
+    """What reading cannot see, the run-time check catches: the course's Execute settings, a real kernel."""
+    from nbgrader.preprocessors import Execute
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "import autograder as ag, jax.numpy as jnp, time\nag.check_close(jnp.ones(2), jnp.ones(2))"
+            ),
+            nbformat.v4.new_code_cell(
+                "fake = lambda: 0.0\nvars(time)['perf_counter'] = fake\nag.check_close(jnp.ones(2), jnp.ones(2))"
+            ),
+            nbformat.v4.new_code_cell("with open('big.bin', 'wb') as f:\n    f.write(bytes(300 * 2**20))"),
+        ]
+    )
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    Execute(config=config).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    errors = [[o for o in c.outputs if o.output_type == "error"] for c in nb.cells]
+    assert errors[0] == []
+    assert errors[1] and "time.perf_counter" in errors[1][0].evalue and errors[1][0].ename == "CheckFailed"
+    assert errors[2] and "File too large" in errors[2][0].evalue
+    assert (tmp_path / "big.bin").stat().st_size <= 256 * 2**20

@@ -1,0 +1,57 @@
+"""Stored reference outputs: saved, loaded, compared, and never switched into recording by student code."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograder as ag
+from autograder._config import RECORD_REFERENCES, REFERENCES
+from autograder.checks import _reference
+
+pytestmark = pytest.mark.unit
+
+
+def test_save_and_load_round_trip(tmp_path):
+    value = {"a": jnp.arange(3.0), "b": [jnp.int32(4), 2.5]}
+    ag.save_reference("demo/thing", value, tmp_path)
+    leaves, kinds, meta = ag.load_reference("demo/thing", tmp_path)
+    assert meta["paths"] == ["['a']", "['b'][0]", "['b'][1]"]
+    assert kinds == ["array", "array", "python"]
+    np.testing.assert_array_equal(leaves[0], np.arange(3.0, dtype=np.float32))
+
+
+def test_problem_ids_cannot_escape_the_folder(tmp_path):
+    with pytest.raises(ValueError):
+        ag.save_reference("../outside", jnp.zeros(1), tmp_path)
+
+
+def test_check_reference_compares_with_the_stored_file(tmp_path, monkeypatch):
+    monkeypatch.setenv(REFERENCES, str(tmp_path))
+    ag.save_reference("demo/out", {"y": jnp.array([1.0, 2.0])}, tmp_path)
+    ag.check_reference({"y": jnp.array([1.0, 2.0])}, "demo/out")
+    with pytest.raises(ag.CheckFailed, match=r"result\['y'\] differs"):
+        ag.check_reference({"y": jnp.array([1.0, 2.5])}, "demo/out", what="result")
+    with pytest.raises(ag.CheckFailed, match="wrong structure"):
+        ag.check_reference(jnp.array([1.0, 2.0]), "demo/out", what="result")
+
+
+def test_references_recorded_under_another_seed_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv(REFERENCES, str(tmp_path))
+    ag.save_reference("demo/out", jnp.zeros(2), tmp_path)
+    monkeypatch.setenv("JAXCOURSE_GRADER_SEED", "7")
+    with pytest.raises(RuntimeError, match="re-record"):
+        ag.check_reference(jnp.zeros(2), "demo/out")
+
+
+def test_missing_reference_tells_the_instructor_what_to_run(tmp_path, monkeypatch):
+    monkeypatch.setenv(REFERENCES, str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="jax-course references"):
+        ag.check_reference(jnp.zeros(2), "demo/none")
+
+
+def test_recording_is_decided_at_import_not_by_later_student_code(monkeypatch):
+    assert not _reference.recording()
+    monkeypatch.setenv(RECORD_REFERENCES, "/tmp/anywhere")
+    assert not _reference.recording()

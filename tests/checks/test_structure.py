@@ -1,0 +1,113 @@
+"""Structural checks fail on the mistake they target and pass on good code."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+import autograder as ag
+
+pytestmark = pytest.mark.unit
+
+
+def cumsum_loop(x, n):
+    out = jnp.zeros(n)
+    for i in range(1, n):
+        out = out.at[i].set(out[i - 1] + x[i])
+    return out
+
+
+def cumsum_fori(x, n):
+    return lax.fori_loop(1, n, lambda i, out: out.at[i].set(out[i - 1] + x[i]), jnp.zeros(n))
+
+
+def plain(x):
+    return jnp.sin(x) * 2
+
+
+def hvp_forward_over_reverse(x, v):
+    return jax.jvp(jax.grad(lambda x: jnp.sum(jnp.sin(x)) ** 2), (x,), (v,))[1]
+
+
+def hvp_via_hessian(x, v):
+    return jax.hessian(lambda x: jnp.sum(jnp.sin(x)) ** 2)(x) @ v
+
+
+def test_check_jitted():
+    ag.check_jitted(jax.jit(plain))
+    ag.check_jitted(lambda x: jax.jit(plain)(x), jnp.ones(3))  # one jit call is the whole program
+    with pytest.raises(ag.CheckFailed, match="is not jitted"):
+        ag.check_jitted(plain, jnp.ones(3))
+    with pytest.raises(ag.CheckFailed):
+        ag.check_jitted(lambda x: jax.jit(plain)(x) + 1, jnp.ones(3))
+
+
+def test_check_jaxpr_constant_catches_an_unrolled_loop():
+    make = lambda n: (jnp.ones(n), n)  # noqa: E731
+    ag.check_jaxpr_constant(cumsum_fori, make, static_argnums=(1,))
+    ag.check_jaxpr_constant(jax.jit(cumsum_fori, static_argnums=1), make, static_argnums=(1,))
+    with pytest.raises(ag.CheckFailed, match=r"grows with the problem size \(\d+ for n=8, \d+ for n=64"):
+        ag.check_jaxpr_constant(cumsum_loop, make, static_argnums=(1,))
+    with pytest.raises(ag.CheckFailed):
+        ag.check_jaxpr_constant(jax.jit(cumsum_loop, static_argnums=1), make, static_argnums=(1,))
+
+
+def test_numpy_code_is_reported_as_not_traceable():
+    with pytest.raises(ag.CheckFailed, match="cannot be traced.*TracerArrayConversionError"):
+        ag.check_jaxpr_constant(lambda x: jnp.asarray(np.sin(x)), lambda n: (jnp.ones(n),))
+    with pytest.raises(ag.CheckFailed, match="TracerBoolConversionError"):
+        ag.check_primitives(lambda x: x if x.sum() > 0 else -x, jnp.ones(3), contains=["neg"])
+
+
+def test_nested_primitives_are_found():
+    found = ag.primitives(jax.jit(lambda x: lax.fori_loop(0, 3, lambda i, c: c * 2.0, x)), 1.0)
+    assert {"jit", "mul"} <= found
+
+
+def test_check_primitives_contains_and_avoids():
+    stable = lambda x: jnp.exp(x - x.max())  # noqa: E731
+    ag.check_primitives(stable, jnp.ones(3), contains=["reduce_max", "exp"], avoids=["while"])
+    with pytest.raises(ag.CheckFailed, match="never uses reduce_max"):
+        ag.check_primitives(jnp.exp, jnp.ones(3), contains=["reduce_max"])
+    with pytest.raises(ag.CheckFailed, match="uses exp, which this exercise rules out"):
+        ag.check_primitives(stable, jnp.ones(3), avoids=["exp"])
+
+
+def test_check_primitives_only():
+    affine = lambda w, x, b: w @ x + b  # noqa: E731
+    args = (jnp.ones((2, 3)), jnp.ones(3), jnp.ones(2))
+    ag.check_primitives(affine, *args, only=["dot_general", "add"])
+    with pytest.raises(
+        ag.CheckFailed, match="uses broadcast_in_dim, mul, reduce_sum, but should need only add, dot_general"
+    ):
+        ag.check_primitives(lambda w, x, b: (w * x).sum(axis=1) + b, *args, only=["dot_general", "add"])
+
+
+def test_check_compile_count():
+    calls = [(np.ones(n, np.float32),) for n in range(5, 15)]
+    shapes_as_given = jax.jit(lambda x: (x * 2).sum())
+    with pytest.raises(ag.CheckFailed, match="compiled 10 times.*at most 2"):
+        ag.check_compile_count(shapes_as_given, calls, 2)
+    bucketed = jax.jit(lambda x: (x * 2).sum())
+    padded = [(np.pad(x, (0, 16 - x.shape[0])),) for (x,) in calls]
+    ag.check_compile_count(bucketed, padded, 1)
+
+
+def test_compile_count_of_an_unjitted_function_counts_every_compilation():
+    jitted = jax.jit(lambda x: x + 1)
+    assert ag.count_compiles(lambda x: jitted(x), [(np.ones(n, np.float32),) for n in (101, 102, 103)]) >= 3
+    assert ag.count_compiles(lambda x: jitted(x), [(np.ones(101, np.float32),)] * 3) == 0
+
+
+def test_largest_intermediate_sees_the_hessian():
+    x = v = jnp.ones(300)
+    assert ag.largest_intermediate(hvp_forward_over_reverse, x, v)[:2] == (300, (300,))
+    assert ag.largest_intermediate(hvp_via_hessian, x, v)[:2] == (90_000, (300, 300))
+    # ... also inside a nested jit.
+    assert ag.largest_intermediate(jax.jit(hvp_via_hessian), x, v)[0] == 90_000
+    ag.check_largest_intermediate(hvp_forward_over_reverse, x, v, max_elements=3000)
+    with pytest.raises(ag.CheckFailed, match=r"shape \(300, 300\) \(90,000 elements"):
+        ag.check_largest_intermediate(hvp_via_hessian, x, v, max_elements=3000, what="hvp")

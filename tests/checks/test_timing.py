@@ -1,0 +1,128 @@
+"""Speed checks: ratios in one process, robust to a busy machine, bounded in time."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import autograder as ag
+from autograder.checks import _timing
+
+pytestmark = pytest.mark.unit
+
+
+def selu(x, alpha=1.67, scale=1.05):
+    return scale * jnp.where(x > 0, x, alpha * jnp.exp(x) - alpha)
+
+
+def selu_loop(x):
+    """The naive answer: one Python iteration and several dispatches per element."""
+    return jnp.stack([selu(x[i]) for i in range(x.shape[0])])
+
+
+X = jnp.linspace(-2.0, 2.0, 600)
+
+
+@pytest.fixture
+def other_core_busy():
+    """A busy loop on the other core for the length of one test, stopped by pid."""
+    busy = subprocess.Popen(
+        [sys.executable, "-c", "import time\nend = time.time() + 120\nwhile time.time() < end: pass"]
+    )
+    try:
+        yield busy.pid
+    finally:
+        busy.kill()
+        busy.wait()
+
+
+def test_jitted_answer_passes_and_python_loop_fails():
+    ag.check_speedup(jax.jit(selu), selu_loop, (X,), "selu", required=5.0)
+    with pytest.raises(ag.CheckFailed):
+        ag.check_speedup(selu_loop, selu_loop, (X,), "selu", required=5.0)
+
+
+def test_verdicts_hold_with_the_other_core_busy(other_core_busy):
+    ag.check_speedup(jax.jit(selu), selu_loop, (X,), "selu", required=5.0)
+    with pytest.raises(ag.CheckFailed):
+        ag.check_speedup(selu_loop, selu_loop, (X,), "selu", required=5.0)
+
+
+def test_failure_states_measured_and_required_ratio():
+    with pytest.raises(ag.CheckFailed) as error:
+        ag.check_speedup(
+            selu_loop,
+            selu_loop,
+            (X,),
+            "selu",
+            what="my_selu",
+            required=5.0,
+            section="01#Broadcasting instead of Python loops",
+        )
+    message = str(error.value)
+    assert re.search(r"my_selu ran \d+\.\dx as fast as the baseline", message)
+    assert "required: at least 5x" in message
+    assert "course/01_arrays.ipynb#Broadcasting-instead-of-Python-loops" in message
+
+
+def test_every_output_leaf_is_waited_for():
+    a = jax.random.normal(jax.random.key(0), (700, 700))
+    matmul = jax.jit(lambda a: a @ a @ a)
+    cheap_first = jax.jit(lambda a: (a[0, 0], a @ a @ a))
+    # Blocking on the first leaf alone would make this look many times faster.
+    assert ag.measure_speedup(cheap_first, matmul, (a,)).ratio < 2.0
+
+
+def test_compilation_is_excluded():
+    slow_to_compile = jax.jit(lambda x: sum(jnp.sin(x * i) for i in range(200)))
+    measured = ag.measure_speedup(slow_to_compile, slow_to_compile, (X,))
+    assert measured.candidate_seconds < 0.01, "a compile (about 1 s) was timed"
+
+
+def test_a_hanging_answer_is_cut_short_within_the_budget():
+    def hangs(x):
+        time.sleep(30)
+        return x
+
+    start = time.perf_counter()
+    with pytest.raises(ag.CheckFailed, match="did not finish a single call within the 1 s"):
+        ag.check_speedup(hangs, jax.jit(selu), (X,), "selu", required=5.0, budget_seconds=1.0)
+    assert time.perf_counter() - start < 5
+
+
+def test_a_slow_result_is_measured_again_before_failing(monkeypatch):
+    results = iter([_timing.Speedup(1.0, 2.0, False), _timing.Speedup(0.1, 2.0, False)])
+    calls = []
+
+    def fake(*args, **kwargs):
+        calls.append(1)
+        return next(results)
+
+    monkeypatch.setattr(_timing, "measure_speedup", fake)
+    assert ag.check_speedup(selu, selu, (X,), "selu", required=5.0).ratio == pytest.approx(20.0)
+    assert len(calls) == 2
+
+
+def test_a_result_three_times_too_slow_is_not_measured_again(monkeypatch):
+    calls = []
+
+    def fake(*args, **kwargs):
+        calls.append(1)
+        return _timing.Speedup(1.0, 2.0, False)  # 2x, against a required 7x
+
+    monkeypatch.setattr(_timing, "measure_speedup", fake)
+    with pytest.raises(ag.CheckFailed, match="ran 2.0x"):
+        ag.check_speedup(selu, selu, (X,), "selu", required=7.0)
+    assert len(calls) == 1
+
+
+def test_advisory_mode_prints_instead_of_failing(monkeypatch, capsys):
+    monkeypatch.setenv("JAXCOURSE_TIMING", "advisory")
+    ag.check_speedup(selu_loop, selu_loop, (X,), "selu", required=5.0)
+    assert "Timing is advisory" in capsys.readouterr().out
