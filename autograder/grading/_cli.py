@@ -50,11 +50,20 @@ def main(argv: list[str] | None = None) -> int:
         "Reruns grade only what is new or unfinished; reports go to grading/ASSIGNMENT/.",
     )
     grade.add_argument("assignment")
-    grade.add_argument("--workers", type=int, default=0, help="notebooks run at once (default: one per core, or the Dask cluster's threads)")
+    grade.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="notebooks run at once (default: one per core, or the Dask cluster's threads)",
+    )
     grade.add_argument("--force", action="store_true", help="regrade every submission, even those already graded")
     grade.add_argument("--timeout", type=float, default=900, help="seconds one whole notebook may run (default 900)")
-    grade.add_argument("--memory", type=float, default=4096, help="MB one notebook's processes may use together (default 4096)")
-    grade.add_argument("--scheduler", help="a Dask scheduler address (tcp://host:8786): run the notebooks on its workers")
+    grade.add_argument(
+        "--memory", type=float, default=4096, help="MB one notebook's processes may use together (default 4096)"
+    )
+    grade.add_argument(
+        "--scheduler", help="a Dask scheduler address (tcp://host:8786): run the notebooks on its workers"
+    )
     grade.add_argument("--student", help="grade only this student")
     grade.add_argument("--db", help="gradebook SQLAlchemy URL (default: nbgrader's db_url, sqlite:///gradebook.db)")
     args = parser.parse_args(argv)
@@ -66,9 +75,18 @@ def main(argv: list[str] | None = None) -> int:
 
         root = course_root()
         try:
-            run = grade_batch(root, args.assignment, workers=args.workers, force=args.force, notebook_timeout=args.timeout,
-                              memory_mb=args.memory, scheduler=args.scheduler, student=args.student, db_url=args.db,
-                              progress=sys.stderr.isatty())
+            run = grade_batch(
+                root,
+                args.assignment,
+                workers=args.workers,
+                force=args.force,
+                notebook_timeout=args.timeout,
+                memory_mb=args.memory,
+                scheduler=args.scheduler,
+                student=args.student,
+                db_url=args.db,
+                progress=sys.stderr.isatty(),
+            )
         except GradingError as error:
             print(f"jax-course grade: {error}", file=sys.stderr)
             return 2

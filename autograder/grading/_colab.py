@@ -21,7 +21,7 @@ from .._config import PIP_SOURCE
 BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
 SETUP_MARK = "# Setup for Colab"
 
-_SETUP = '''\
+_SETUP = """\
 # Setup for Colab, or any machine without the course: installs the course package, the version
 # these notebooks belong to, with its pinned JAX. Where the course is installed, it does nothing.
 import importlib, importlib.metadata, os, shutil, subprocess, sys
@@ -36,7 +36,7 @@ except importlib.metadata.PackageNotFoundError:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", source, f"jax{{accelerator}}=={{JAX_VERSION}}"], check=True)
     importlib.invalidate_caches()
     if importlib.metadata.version("jax-course") != COURSE_VERSION:
-        raise RuntimeError("The course has moved on since this copy of the notebook: open it again from its badge.")'''
+        raise RuntimeError("The course has moved on since this copy of the notebook: open it again from its badge.")"""  # noqa: E501  (the cell students see)
 
 
 def project(root: Path) -> dict:
@@ -61,7 +61,9 @@ def _jax_version(root: Path) -> str:
 
 
 def colab_url(repo: str, notebook: str, branch: str = "main") -> str:
-    return f"https://colab.research.google.com/github/{repo.removeprefix('https://github.com/')}/blob/{branch}/{notebook}"
+    return (
+        f"https://colab.research.google.com/github/{repo.removeprefix('https://github.com/')}/blob/{branch}/{notebook}"
+    )
 
 
 def badge_source(repo: str, notebook: str, branch: str = "main") -> str:
@@ -71,8 +73,11 @@ def badge_source(repo: str, notebook: str, branch: str = "main") -> str:
 
 def setup_source(root: Path, branch: str = "main") -> str:
     return _SETUP.format(
-        version=project(root)["version"], jax_version=_jax_version(root), variable=PIP_SOURCE,
-        repository=repository(root), branch=branch,
+        version=project(root)["version"],
+        jax_version=_jax_version(root),
+        variable=PIP_SOURCE,
+        repository=repository(root),
+        branch=branch,
     )
 
 
@@ -93,7 +98,11 @@ def _new_cell(nb, kind: str, source: str, name: str, graded: bool):
         cell["id"] = name.replace("_", "-")
     if graded:
         cell.metadata["nbgrader"] = {
-            "grade": False, "grade_id": name, "locked": True, "schema_version": 3, "solution": False,
+            "grade": False,
+            "grade_id": name,
+            "locked": True,
+            "schema_version": 3,
+            "solution": False,
         }
     return cell
 
@@ -114,7 +123,13 @@ def rewrite_notebook(path: Path, opened_as: str, root: Path, *, check: bool = Fa
     badge = _new_cell(nb, "markdown", badge_source(repository(root), opened_as), "colab_badge", graded)
     setup = _new_cell(nb, "code", setup_source(root), "colab_setup", graded)
     old = [c for c in nb.cells[:2]]
-    if len(old) == 2 and _is_badge(old[0]) and _is_setup(old[1]) and old[0].source == badge.source and old[1].source == setup.source:
+    if (
+        len(old) == 2
+        and _is_badge(old[0])
+        and _is_setup(old[1])
+        and old[0].source == badge.source
+        and old[1].source == setup.source
+    ):
         return False
     if not check:
         nb.cells = [badge, setup, *cells]

@@ -125,7 +125,8 @@ class BatchAutograde(Autograde):
             submission = gb.find_submission(self.course.assignment_id, student)
             problems = {
                 grade.name: [float(grade.score or 0), float(grade.max_score or 0)]
-                for notebook in submission.notebooks for grade in notebook.grades
+                for notebook in submission.notebooks
+                for grade in notebook.grades
             }
             return float(submission.score or 0), float(submission.max_score or 0), problems
 
@@ -146,9 +147,14 @@ def stopped_notebook(notebook: str, reason: str) -> str:
         meta = cell.metadata.get("nbgrader", {})
         finished = cell.get("execution_count") is not None
         if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution") and not finished:
-            cell.outputs = [nbformat.v4.new_output(
-                "error", ename="GradingStopped", evalue=reason, traceback=[f"GradingStopped: {reason}"],
-            )]
+            cell.outputs = [
+                nbformat.v4.new_output(
+                    "error",
+                    ename="GradingStopped",
+                    evalue=reason,
+                    traceback=[f"GradingStopped: {reason}"],
+                )
+            ]
     return nbformat.writes(nb)
 
 

@@ -77,17 +77,31 @@ def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Eve
             return f"timeout: the notebook ran longer than the limit of {notebook_timeout:.0f} s"
 
 
-def execute_submission(notebook: str, *, execute_config: dict, notebook_timeout: float, memory_mb: float,
-                       core: int | None = None, stop: threading.Event | None = None) -> Execution:
+def execute_submission(
+    notebook: str,
+    *,
+    execute_config: dict,
+    notebook_timeout: float,
+    memory_mb: float,
+    core: int | None = None,
+    stop: threading.Event | None = None,
+) -> Execution:
     """Run a sanitized submission (nbformat JSON text) and return its executed JSON or a failure."""
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="jax-course-grade-") as scratch:
         folder = Path(scratch)
         (folder / "submission.ipynb").write_text(notebook)
-        job = dict(source=str(folder / "submission.ipynb"), result=str(folder / "executed.ipynb"),
-                   snapshot=str(folder / "snapshot.ipynb"), stderr=str(folder / "stderr.txt"), cwd=scratch,
-                   config=execute_config, core=core, grader=os.getpid(),
-                   env={**THREAD_LIMITS, "NBGRADER_EXECUTION": "autograde"})
+        job = dict(
+            source=str(folder / "submission.ipynb"),
+            result=str(folder / "executed.ipynb"),
+            snapshot=str(folder / "snapshot.ipynb"),
+            stderr=str(folder / "stderr.txt"),
+            cwd=scratch,
+            config=execute_config,
+            core=core,
+            grader=os.getpid(),
+            env={**THREAD_LIMITS, "NBGRADER_EXECUTION": "autograde"},
+        )
         with _starting:
             child = _forkserver.Process(target=_driver.run, args=(job,), daemon=True)
             child.start()

@@ -111,7 +111,9 @@ def find_course(notebook: Path) -> tuple[Path | None, str]:
     """The course checkout holding the notebook's source, and the assignment id."""
     assignment = notebook.stem
     for folder in (notebook.parent, *notebook.parents):
-        if (folder / "nbgrader_config.py").is_file() and (folder / "solutions" / assignment / f"{assignment}.ipynb").is_file():
+        if (folder / "nbgrader_config.py").is_file() and (
+            folder / "solutions" / assignment / f"{assignment}.ipynb"
+        ).is_file():
             return folder, assignment
     return None, assignment
 
@@ -201,7 +203,10 @@ def _visible_only(notebook: Path, env: dict, timeout: float) -> list[ProblemResu
     os.environ[TIMING] = env[TIMING]
     try:
         client = nbclient.NotebookClient(
-            nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+            nb,
+            timeout=timeout,
+            kernel_name="python3",
+            allow_errors=True,
             resources={"metadata": {"path": str(notebook.parent)}},
         )
         client.execute()

@@ -1,11 +1,14 @@
 """The real `nbgrader autograde`, on a temporary course, scores every kind of submission as intended."""
 
 from __future__ import annotations
+
 import html as html_lib
 import re
 import time
+
 import nbformat
 import pytest
+
 from support import ASSIGNMENTS, ROOT, VENV_BIN, make_course, read_scores, run, solution_sources, submit, test_points
 from variants import VARIANTS
 
@@ -67,8 +70,7 @@ def every_timed_or_structural_problem_has_two_variants_that_fail_it(graded):
     special = {
         c.metadata["nbgrader"]["grade_id"]
         for c in nb.cells
-        if c.metadata.get("nbgrader", {}).get("grade")
-        and any(check in c.source for check in SPECIAL_CHECKS)
+        if c.metadata.get("nbgrader", {}).get("grade") and any(check in c.source for check in SPECIAL_CHECKS)
     }
     assert special, "each assignment has timed or structural problems"
     for test in special:

@@ -7,7 +7,7 @@ the serial one. The table of cases is printed at the end of the test session.
 """
 
 from __future__ import annotations
-import pytest
+
 import json
 import os
 import random
@@ -16,8 +16,11 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
-from support import ROOT, VENV_BIN, make_course
+
+import pytest
+
 from hostile import ASSIGNMENT, CASES, TIMED_ASSIGNMENT, assignment_of, student_id, write_submission
+from support import ROOT, VENV_BIN, make_course
 
 pytestmark = pytest.mark.grading
 
@@ -31,7 +34,9 @@ def _scores(course: Path) -> dict[str, float]:
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        return {s.student_id: float(s.score) for a in (ASSIGNMENT, TIMED_ASSIGNMENT) for s in gb.assignment_submissions(a)}
+        return {
+            s.student_id: float(s.score) for a in (ASSIGNMENT, TIMED_ASSIGNMENT) for s in gb.assignment_submissions(a)
+        }
 
 
 def _check_gradebook(course: Path, students: set[str]) -> None:
@@ -39,9 +44,12 @@ def _check_gradebook(course: Path, students: set[str]) -> None:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         rows = db.execute(
             "SELECT student.id, COUNT(*) FROM submitted_assignment JOIN student ON student.id = student_id "
-            "GROUP BY student.id").fetchall()
+            "GROUP BY student.id"
+        ).fetchall()
         assert sorted(r[0] for r in rows) == sorted(students) and all(n == 1 for _, n in rows), rows
-        grades = db.execute("SELECT notebook_id, cell_id, COUNT(*) FROM grade GROUP BY notebook_id, cell_id HAVING COUNT(*) > 1").fetchall()
+        grades = db.execute(
+            "SELECT notebook_id, cell_id, COUNT(*) FROM grade GROUP BY notebook_id, cell_id HAVING COUNT(*) > 1"
+        ).fetchall()
         assert grades == [], f"duplicated grades: {grades}"
 
 
@@ -63,8 +71,14 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
 
     # Stock nbgrader, serially, alongside ours (its own process group, so nothing it starts outlives it).
     nbgrader = VENV_BIN / "nbgrader"
-    stock_run = subprocess.Popen(["bash", "-c", f"'{nbgrader}' autograde {ASSIGNMENT}; '{nbgrader}' autograde {TIMED_ASSIGNMENT}"],
-                                 cwd=stock, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    stock_run = subprocess.Popen(
+        ["bash", "-c", f"'{nbgrader}' autograde {ASSIGNMENT}; '{nbgrader}' autograde {TIMED_ASSIGNMENT}"],
+        cwd=stock,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     limits = ["--timeout", "60", "--memory", "2000"]
     grade = [VENV_BIN / "jax-course", "grade", ASSIGNMENT, *limits]
     ledger = course / "grading" / ASSIGNMENT / "done"
@@ -78,8 +92,13 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         kills.append(len(list(ledger.glob("*.json"))))
     final = subprocess.run(grade, cwd=course, capture_output=True, text=True, timeout=1800)
     assert final.returncode == 0, final.stdout[-3000:] + final.stderr[-3000:]
-    timed = subprocess.run([VENV_BIN / "jax-course", "grade", TIMED_ASSIGNMENT, *limits], cwd=course,
-                           capture_output=True, text=True, timeout=900)
+    timed = subprocess.run(
+        [VENV_BIN / "jax-course", "grade", TIMED_ASSIGNMENT, *limits],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert timed.returncode == 0, timed.stdout[-3000:] + timed.stderr[-3000:]
     try:
         _, stock_log = stock_run.communicate(timeout=1800)
@@ -116,9 +135,11 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
 
 def _write_report(rows, kills) -> None:
     width = max(len(r[0]) for r in rows)
-    lines = [f"Hostile submissions ({ASSIGNMENT}, and {TIMED_ASSIGNMENT} where marked): points got by stock nbgrader "
-             f"and by jax-course grade (killed 5 times during {ASSIGNMENT}, after {kills} were done), and points deserved.",
-             f"{'case':<{width}}  {'stock':>5}  {'ours':>5}  {'deserved':>8}  reason recorded (ours)"]
+    lines = [
+        f"Hostile submissions ({ASSIGNMENT}, and {TIMED_ASSIGNMENT} where marked): points got by stock nbgrader "
+        f"and by jax-course grade (killed 5 times during {ASSIGNMENT}, after {kills} were done), and points deserved.",
+        f"{'case':<{width}}  {'stock':>5}  {'ours':>5}  {'deserved':>8}  reason recorded (ours)",
+    ]
     for case, stock, ours, deserved, reason in rows:
         flag = "  <-- UNDESERVED" if ours > deserved or (stock or 0) > deserved else ""
         shown = "n/a" if stock is None else f"{stock:g}"

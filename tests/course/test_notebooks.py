@@ -1,10 +1,13 @@
 """The notebooks themselves: clean, in sync, leak-free, and runnable."""
 
 from __future__ import annotations
+
 import time
+
 import nbclient
 import nbformat
 import pytest
+
 from support import ASSIGNMENTS, LECTURES, ROOT, make_course
 
 COMMITTED = sorted([*ROOT.glob("solutions/*/*.ipynb"), *ROOT.glob("exercises/*/*.ipynb"), *LECTURES])
@@ -33,7 +36,9 @@ def _without_ids(nb):
 def test_exercises_are_what_nbgrader_generates_from_solutions(assignment, tmp_path):
     fresh = make_course(tmp_path, assignment) / "exercises" / assignment
     committed = ROOT / "exercises" / assignment
-    assert sorted(p.name for p in fresh.iterdir()) == sorted(p.name for p in committed.iterdir()), "run `make exercises`"
+    assert sorted(p.name for p in fresh.iterdir()) == sorted(p.name for p in committed.iterdir()), (
+        "run `make exercises`"
+    )
     for path in fresh.glob("*.ipynb"):
         assert _without_ids(nbformat.read(path, as_version=4)) == _without_ids(
             nbformat.read(committed / path.name, as_version=4)
@@ -64,7 +69,9 @@ def test_exercises_contain_no_solution_or_hidden_test(assignment):
     for cell in source.cells:
         secret.update(_blocks(cell.source, "### BEGIN SOLUTION", "### END SOLUTION"))
         secret.update(_blocks(cell.source, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"))
-        public.update(line.strip() for line in cell.source.replace("### BEGIN HIDDEN TESTS", "\0").split("\0")[0].splitlines())
+        public.update(
+            line.strip() for line in cell.source.replace("### BEGIN HIDDEN TESTS", "\0").split("\0")[0].splitlines()
+        )
     released = nbformat.reads(release, as_version=4)
     text = "\n".join(c.source for c in released.cells)
     # Lines also shown to students on purpose (a test's set-up, say) are no leak.
@@ -77,7 +84,9 @@ def test_exercises_contain_no_solution_or_hidden_test(assignment):
 def test_lecture_runs_top_to_bottom(path, capsys):
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    nbclient.NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
     seconds = time.perf_counter() - start
     with capsys.disabled():
         print(f"\n{_relative(path)}: executed in {seconds:.1f} s")
@@ -92,7 +101,9 @@ def test_lecture_runs_top_to_bottom(path, capsys):
     # A tag left on a cell that no longer fails would mislead the reader.
     for cell in nb.cells:
         if "raises-exception" in cell.metadata.get("tags", []):
-            assert any(o.output_type == "error" for o in cell.outputs), f"tagged to raise but did not: {cell.source[:80]}"
+            assert any(o.output_type == "error" for o in cell.outputs), (
+                f"tagged to raise but did not: {cell.source[:80]}"
+            )
     assert seconds < 60, f"{_relative(path)} took {seconds:.0f} s; the budget is 60 s"
 
 
@@ -112,5 +123,11 @@ def test_lectures_have_the_sections_checks_link_to():
     assert len(links) > 5
     for lecture, heading in links:
         nb = nbformat.read(ROOT / LINKED[lecture], as_version=4)
-        headings = {line.lstrip("#").strip() for c in nb.cells if c.cell_type == "markdown" for line in c.source.splitlines() if line.startswith("#")}
+        headings = {
+            line.lstrip("#").strip()
+            for c in nb.cells
+            if c.cell_type == "markdown"
+            for line in c.source.splitlines()
+            if line.startswith("#")
+        }
         assert heading in headings, f"a check links to a missing section {lecture}#{heading}"

@@ -1,10 +1,14 @@
 """`jax-course check` and `check_my_work`: a self-learner's report, hidden tests included."""
 
 from __future__ import annotations
+
 import shutil
 import subprocess
+
 import pytest
+
 from autograder.grading._selfcheck import check_notebook, decide_timing
+
 from support import ROOT, VENV_BIN, answered, solution_sources
 from variants import VARIANTS
 
@@ -88,5 +92,7 @@ def test_timing_mode_follows_the_variable_or_a_calibration(monkeypatch):
 def test_a_notebook_that_never_finishes_is_stopped_with_a_clear_message(tmp_path):
     from autograder.grading._selfcheck import _run
 
-    with pytest.raises(RuntimeError, match="took longer than 1 s and was stopped: look for an answer that never finishes"):
+    with pytest.raises(
+        RuntimeError, match="took longer than 1 s and was stopped: look for an answer that never finishes"
+    ):
         _run(["sleep", "30"], tmp_path, {}, "Grading", timeout=1)

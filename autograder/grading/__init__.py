@@ -1,0 +1,15 @@
+"""The instructor side: the `jax-course` command, batch grading, the self-check, Colab
+badges and the nbgrader plugins. Needs nbgrader, never JAX.
+
+- `jax-course grade`: `_run.py` drives a batch; `_convert.py` is nbgrader's converter,
+  `_runner.py` and `_driver.py` run one notebook under limits, `_ledger.py` remembers
+  what is done, `_report.py` writes what the instructor reads.
+- `jax-course check` and `ag.check_my_work()`: `_selfcheck.py`.
+- `jax-course references`: `_references.py`; `jax-course badges`: `_colab.py`.
+- nbgrader's preprocessors: `plugins.py` (with `_tampering.py`).
+"""
+
+from ._cli import main
+from ._selfcheck import check_my_work, check_notebook
+
+__all__ = ["check_my_work", "check_notebook", "main"]

@@ -1,0 +1,91 @@
+"""What runs in the child process that executes one notebook (see `_runner.py`).
+
+The forkserver imports this module once, and with it nbformat and nbgrader, so no
+notebook pays for those imports again.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import signal
+import threading
+from pathlib import Path
+
+import nbformat
+import psutil
+from nbgrader.preprocessors import Execute
+from traitlets.config import Config
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+class Snapshots(Execute):
+    """Saves the notebook after every cell: if the whole notebook is stopped, finished cells still count."""
+
+    snapshot = ""
+
+    def on_cell_executed(self, **kwargs):
+        super().on_cell_executed(**kwargs)
+        nbformat.write(self.nb, self.snapshot + ".partial")
+        os.replace(self.snapshot + ".partial", self.snapshot)
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL `pid`, every process under it, and the process groups they lead (a kernel leads its own)."""
+    try:
+        root = psutil.Process(pid)
+        found = [*root.children(recursive=True), root]
+    except psutil.NoSuchProcess:
+        found = []
+    for pgid in [pid, *(p.pid for p in found)]:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    for process in found:
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
+def _die_with(grader: int) -> None:
+    """End this driver and its kernel when the grader ends, even by SIGKILL.
+
+    PR_SET_PDEATHSIG would name the forkserver, which outlives the grader while any child
+    holds its pipe; a pidfd on the grader itself says when it is gone.
+    """
+    try:
+        watched = os.pidfd_open(grader)
+    except ProcessLookupError:
+        watched = None
+    if watched is not None:
+        select.select([watched], [], [])
+    kill_tree(os.getpid())
+
+
+def run(job: dict) -> None:
+    """Execute `job["source"]` with nbgrader's `Execute` into `job["result"]`, isolated and limited."""
+    # Its own session: a Ctrl-C meant for the grader does not reach it.
+    os.setsid()
+    # Orphans of the kernel (a submission's forks) stay under this driver, so the kill finds them;
+    # no library sets this Linux process attribute.
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    threading.Thread(target=_die_with, args=(job["grader"],), daemon=True).start()
+    if job["core"] is not None:
+        os.sched_setaffinity(0, {job["core"]})
+    os.chdir(job["cwd"])
+    os.environ.update(job["env"])
+    null = os.open(os.devnull, os.O_RDWR)
+    errors = os.open(job["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(null, 1)
+    os.dup2(errors, 2)
+    nb = nbformat.read(job["source"], as_version=4)
+    executor = Snapshots(config=Config({"Execute": job["config"]}))
+    executor.snapshot = job["snapshot"]
+    nb, _ = executor.preprocess(nb, {"metadata": {"path": str(Path(job["source"]).parent)}})
+    partial = Path(job["result"]).with_suffix(".partial")
+    nbformat.write(nb, partial)
+    os.replace(partial, job["result"])

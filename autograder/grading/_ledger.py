@@ -1,0 +1,71 @@
+"""The ledger: what `jax-course grade` finished, one JSON file per submission.
+
+A submission is done when its entry (`grading/ASSIGNMENT/done/STUDENT.json`) is written,
+last and atomically. A rerun skips a submission whose entry matches the files submitted
+now; anything else (never graded, interrupted, resubmitted) is graded again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Outcome:
+    """One submission's result, as the ledger and the report keep it."""
+
+    student: str
+    status: str  # "graded" or "failed"
+    reason: str
+    score: float
+    max_score: float
+    problems: dict[str, list[float]] = field(default_factory=dict)  # grade_id -> [score, max]
+    seconds: float = 0.0
+    fingerprint: str = ""
+
+
+def fingerprint(folder: Path) -> str:
+    """A hash of every file a student submitted: a resubmission changes it."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` so that a crash leaves the old file or the new one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(partial, path)
+
+
+class Ledger:
+    """The entries of one assignment, under `folder` (`grading/ASSIGNMENT`)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def _path(self, student: str) -> Path:
+        return self.folder / "done" / f"{student}.json"
+
+    def entry(self, student: str) -> Outcome | None:
+        try:
+            return Outcome(**json.loads(self._path(student).read_text()))
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def record(self, outcome: Outcome) -> None:
+        write_atomically(self._path(outcome.student), json.dumps(asdict(outcome), indent=1))
+
+    def outcomes(self) -> list[Outcome]:
+        """Every submission graded so far, this run and earlier ones."""
+        found = (self.entry(path.stem) for path in sorted((self.folder / "done").glob("*.json")))
+        return [outcome for outcome in found if outcome is not None]

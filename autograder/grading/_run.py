@@ -1,0 +1,271 @@
+"""`jax-course grade`: a whole class, graded in parallel, resumably, with nbgrader's own machinery.
+
+This process does everything nbgrader's `autograde` does except running the notebooks
+(`_convert.py`), so the gradebook is written by one process only. Workers (threads
+here, each driving a limited child process, or Dask workers) only execute notebooks
+(`_runner.py`). The ledger (`_ledger.py`) makes a rerun grade only what is new or
+unfinished; nbgrader's gradebook updates rows in place, so an interrupted batch
+neither loses nor duplicates a grade.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from ._convert import BatchAutograde, Submission, open_course, stopped_notebook
+from ._ledger import Ledger, Outcome
+from ._runner import Execution, execute_submission
+
+Runner = Callable[[str, dict], Execution]
+
+
+@dataclass
+class GradingRun:
+    """The options of one `jax-course grade` and what it produced."""
+
+    assignment: str
+    folder: Path
+    workers: int = 0
+    notebook_timeout: float = 900
+    memory_mb: float = 4096
+    scheduler: str | None = None
+    progress: bool = True
+    outcomes: list[Outcome] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def ledger(self) -> Ledger:
+        return Ledger(self.folder)
+
+
+def _interrupt(*_) -> None:
+    raise KeyboardInterrupt
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
+
+
+def _refusals(prepared: list[tuple[str, str]]) -> str:
+    """What the sanitize step refused to run (`RefuseTampering`), as one line for the ledger."""
+    found = []
+    for _, text in prepared:
+        try:
+            found += json.loads(text).get("metadata", {}).get("jax_course", {}).get("refused", [])
+        except ValueError:
+            pass
+    return f"refused to run {'; '.join(found)}" if found else ""
+
+
+def _local_runner(run: GradingRun, stop: threading.Event) -> tuple[Runner, int]:
+    """Run notebooks on this machine, each worker's kernel pinned to a core of its own."""
+    cores = sorted(os.sched_getaffinity(0))
+    slots = run.workers or len(cores)
+    free: queue.Queue[int] = queue.Queue()
+    for slot in range(slots):
+        free.put(cores[slot % len(cores)])
+
+    def here(notebook: str, config: dict) -> Execution:
+        core = free.get()
+        try:
+            return execute_submission(
+                notebook,
+                execute_config=config,
+                core=core,
+                stop=stop,
+                notebook_timeout=run.notebook_timeout,
+                memory_mb=run.memory_mb,
+            )
+        finally:
+            free.put(core)
+
+    return here, slots
+
+
+def _record(
+    run: GradingRun,
+    converter: BatchAutograde,
+    submission: Submission,
+    reason: str,
+    results: list[tuple[str, Execution]] | None,
+    seconds: float,
+    refused: str = "",
+) -> None:
+    """Finish a submission in the gradebook (or give it zero) and write its ledger entry."""
+    student = submission.student
+    try:
+        if results is None:
+            converter.discard(student)
+        else:
+            for path, execution in results:
+                executed = execution.notebook
+                if executed is None:
+                    ran = execution.partial or Path(path).read_text()
+                    executed = stopped_notebook(ran, execution.failure or "stopped")
+                converter.finish(path, executed)
+            converter.close(student)
+    except Exception as error:  # e.g. tampered nbgrader metadata that CheckCellMetadata rejects
+        reason = reason or f"ungradable: {_first_line(error)}"
+        converter.discard(student)
+    score, max_score, problems = converter.scores(student)
+    # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
+    note = "; ".join(filter(None, [reason, refused]))
+    outcome = Outcome(
+        student,
+        "failed" if reason else "graded",
+        note,
+        score,
+        max_score,
+        problems,
+        round(seconds, 2),
+        submission.fingerprint,
+    )
+    run.ledger.record(outcome)
+    run.outcomes.append(outcome)
+
+
+def _progress(run: GradingRun) -> Progress:
+    return Progress(
+        TextColumn(f"grading {run.assignment}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        disable=not run.progress,
+    )
+
+
+def _grade_all(
+    run: GradingRun,
+    converter: BatchAutograde,
+    todo: list[Submission],
+    runner: Runner,
+    slots: int,
+    stop: threading.Event,
+) -> None:
+    """Keep every worker busy, one prepared submission ahead; record each as it finishes."""
+    config = converter.execute_config()
+    progress = _progress(run)
+    task = progress.add_task("grade", total=len(todo), rate="")
+    started, waiting = time.monotonic(), list(todo)
+    running: dict[Future, tuple[Submission, str]] = {}
+    pool = ThreadPoolExecutor(max_workers=slots)
+    try:
+        with progress:
+            while waiting or running:
+                while waiting and len(running) < slots + 1:
+                    submission = waiting.pop(0)
+                    try:
+                        prepared = converter.prepare(submission)
+                    except Exception as error:  # a malformed notebook: recorded, the batch goes on
+                        _record(run, converter, submission, f"unreadable: {_first_line(error)}", None, 0.0)
+                        progress.advance(task)
+                        continue
+                    # One notebook per assignment is the course's rule; several run one after another.
+                    future = pool.submit(lambda p=prepared: [(path, runner(text, config)) for path, text in p])
+                    running[future] = (submission, _refusals(prepared))
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    submission, refused = running.pop(future)
+                    results = future.result()
+                    reason = next((e.failure for _, e in results if e.failure), None) or ""
+                    # Running time only, not the time spent queued behind other submissions.
+                    seconds = sum(execution.seconds for _, execution in results)
+                    _record(run, converter, submission, reason, results, seconds, refused)
+                    per_minute = 60 * len(run.outcomes) / max(time.monotonic() - started, 1e-9)
+                    progress.update(task, advance=1, rate=f"{per_minute:.1f}/min")
+    finally:
+        stop.set()  # on Ctrl-C: running notebooks are stopped, queued ones never start
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def grade(
+    root: Path,
+    assignment: str,
+    *,
+    workers: int = 0,
+    force: bool = False,
+    notebook_timeout: float = 900,
+    memory_mb: float = 4096,
+    scheduler: str | None = None,
+    student: str | None = None,
+    db_url: str | None = None,
+    progress: bool = True,
+) -> GradingRun:
+    """Grade every submission of `assignment` under `root/submitted`; see the module docstring."""
+    run = GradingRun(
+        assignment,
+        root / "grading" / assignment,
+        workers=workers,
+        notebook_timeout=notebook_timeout,
+        memory_mb=memory_mb,
+        scheduler=scheduler,
+        progress=progress,
+    )
+    here = os.getcwd()
+    os.chdir(root)
+    stop, client = threading.Event(), None
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
+    try:
+        converter = open_course(assignment, db_url=db_url, student=student)
+        todo = []
+        for submission in converter.submissions:
+            entry = run.ledger.entry(submission.student)
+            if (
+                not force
+                and entry
+                and entry.fingerprint == submission.fingerprint
+                and converter.in_gradebook(submission.student)
+            ):
+                run.skipped.append(submission.student)
+            else:
+                todo.append(submission)
+        if scheduler:
+            client, runner, slots = _cluster_runner(run)
+        else:
+            runner, slots = _local_runner(run, stop)
+        _grade_all(run, converter, todo, runner, slots, stop)
+    except KeyboardInterrupt:
+        run.interrupted = True
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if client is not None:
+            client.close()
+        os.chdir(here)
+    return run
+
+
+def _cluster_runner(run: GradingRun):
+    """Run notebooks on a Dask cluster's workers (which need this package installed)."""
+    from distributed import Client
+
+    client = Client(run.scheduler, timeout="30s")
+    slots = run.workers or sum(cast(dict[str, int], client.nthreads()).values())
+
+    def on_cluster(notebook: str, config: dict) -> Execution:
+        return client.submit(
+            execute_submission,
+            notebook,
+            execute_config=config,
+            pure=False,
+            notebook_timeout=run.notebook_timeout,
+            memory_mb=run.memory_mb,
+        ).result()
+
+    return client, on_cluster, slots

@@ -1,0 +1,231 @@
+"""Reading a student's cells for code that reaches for the grader's tools (without running it).
+
+Used by the `RefuseTampering` preprocessor (`plugins.py`): a cell that replaces a module's
+function, touches builtins or `sys.modules`, ends or signals processes, or runs code from
+strings is not run. What is and is not defended: autograder/INTEGRITY.md.
+"""
+
+from __future__ import annotations
+
+import ast
+
+# Calls that end, signal or spawn processes, run code from text, or reach interpreter internals.
+_FORBIDDEN_CALLS = {
+    "exec",
+    "eval",
+    "compile",
+    "setattr",
+    "delattr",
+    "__import__",
+    "globals",
+    "vars",
+    "sys.exit",
+    "exit",
+    "quit",
+    "os._exit",
+    "os.kill",
+    "os.killpg",
+    "os.fork",
+    "os.forkpty",
+    "os.system",
+    "os.execv",
+    "os.execl",
+    "os.execve",
+    "os.popen",
+    "os.spawnl",
+    "os.posix_spawn",
+    "os.abort",
+    "sys.settrace",
+    "sys.setprofile",
+    "sys._getframe",
+    "signal.signal",
+    "signal.alarm",
+    "threading.Thread",
+    "multiprocessing.Process",
+    "gc.get_referrers",
+    "gc.get_objects",
+}
+_FORBIDDEN_MODULES = {
+    "builtins",
+    "ctypes",
+    "gc",
+    "importlib",
+    "subprocess",
+    "signal",
+    "threading",
+    "_thread",
+    "multiprocessing",
+    "inspect",
+    "resource",
+    "pty",
+    "shutil",
+    "socket",
+    "pickle",
+    "marshal",
+    "types",
+}
+# Builtins that reach everything: even naming one (to call it under another name) is refused.
+_FORBIDDEN_NAMES = {
+    "exec",
+    "eval",
+    "compile",
+    "setattr",
+    "delattr",
+    "__import__",
+    "globals",
+    "vars",
+    "getattr",
+    "__builtins__",
+    "breakpoint",
+}
+# Names the test cells use: rebinding one swaps a grader tool for the student's own. (Rebinding
+# `print` or `len` in the notebook cannot reach the checks, which resolve builtins in their module.)
+_PROTECTED_NAMES = {"ag", "autograder", "np", "numpy", "jnp", "jax", "__builtins__", "__import__"}
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return ".".join([node.id, *reversed(parts)])
+    return None
+
+
+# Modules under their usual names, even where this cell does not import them (another cell may).
+_USUAL_MODULES = {
+    name: name
+    for name in (
+        "time",
+        "timeit",
+        "os",
+        "sys",
+        "math",
+        "random",
+        "functools",
+        "operator",
+        "numpy",
+        "jax",
+        "autograder",
+        "scipy",
+        "builtins",
+    )
+}
+_USUAL_MODULES.update(np="numpy", jnp="jax.numpy", ag="autograder", lax="jax.lax")
+
+
+def imported_names(source: str) -> dict[str, str]:
+    """Names that `source` binds to modules (or to things taken from modules)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.split(".")[0]] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+def tampering(source: str, elsewhere: dict[str, str] | None = None) -> list[str]:
+    """What in `source` reaches for the grader's tools, one phrase per finding ([] if nothing).
+
+    `elsewhere`: names other cells of the notebook bind to modules.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []  # IPython magics or a plain mistake: running it fails on its own
+    modules: dict[str, str] = {**_USUAL_MODULES, **(elsewhere or {})}  # name -> module it is bound to
+    findings: list[str] = []
+
+    def note(node: ast.AST, text: str) -> None:
+        findings.append(f"line {getattr(node, 'lineno', '?')}: {text}")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                modules[alias.asname or alias.name.split(".")[0]] = alias.name
+                if alias.name.split(".")[0] in _FORBIDDEN_MODULES:
+                    note(node, f"imports {alias.name}")
+        elif isinstance(node, ast.ImportFrom):
+            base = (node.module or "").split(".")[0]
+            if base in _FORBIDDEN_MODULES:
+                note(node, f"imports from {node.module}")
+            for alias in node.names:
+                # `from numpy import testing`: an attribute of what it names belongs to that module.
+                modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if alias.name == "*" and base in ("os", "sys", "time", "timeit"):
+                    note(node, f"imports * from {node.module}")
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for target in targets:
+                for sub in ast.walk(target):
+                    name = _dotted(sub) if isinstance(sub, ast.Attribute) else None
+                    root = name.split(".")[0] if name else None
+                    if name and (root in modules or root in _PROTECTED_NAMES):
+                        note(node, f"replaces {name}, which the grader relies on")
+                        break
+                    if isinstance(sub, ast.Subscript) and _dotted(sub.value) in (
+                        "sys.modules",
+                        "__builtins__",
+                        "os.environ",
+                    ):
+                        note(node, f"changes {_dotted(sub.value)}")
+                        break
+                    if (
+                        isinstance(sub, ast.Name)
+                        and sub.id in _PROTECTED_NAMES
+                        and isinstance(sub.ctx, (ast.Store, ast.Del))
+                    ):
+                        note(node, f"rebinds the name {sub.id}, which the grader uses")
+                        break
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                if name in _PROTECTED_NAMES:
+                    note(node, f"rebinds the name {name}, which the grader uses")
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _FORBIDDEN_NAMES:
+            note(node, f"uses {node.id}")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in _PROTECTED_NAMES:
+            note(node, f"defines {node.name}, hiding the grader's own")
+        elif isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            if name:
+                root, _, rest = name.partition(".")
+                resolved = f"{modules.get(root, root)}.{rest}" if rest else modules.get(root, root)
+                if resolved in _FORBIDDEN_CALLS or name in _FORBIDDEN_CALLS:
+                    note(node, f"calls {name}")
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("__")
+            and node.attr
+            not in (
+                "__init__",
+                "__call__",
+                "__name__",
+                "__doc__",
+                "__class__",
+                "__len__",
+                "__getitem__",
+                "__array__",
+            )
+        ):
+            note(node, f"reaches for {node.attr}")
+    return findings
+
+
+def refusal(findings: list[str]) -> str:
+    """The source a refused cell is replaced by: running it says why, in the student's terms."""
+    listed = "; ".join(findings[:3]) + ("; ..." if len(findings) > 3 else "")
+    message = (
+        f"The grader did not run this cell: {listed}. Checks rely on time, numpy, jax, autograder, builtins "
+        "and the process staying as they are, so a cell that changes them, ends or signals processes, or runs "
+        "code from text is not run, and what it defines is missing. Remove that code and submit again."
+    )
+    return f"raise RuntimeError({message!r})"
