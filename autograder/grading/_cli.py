@@ -24,7 +24,7 @@ def assignments(root: Path) -> list[str]:
     return sorted(p.name for p in (root / "solutions").iterdir() if (p / f"{p.name}.ipynb").is_file())
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jax-course", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     refs = commands.add_parser(
@@ -66,76 +66,85 @@ def main(argv: list[str] | None = None) -> int:
     )
     grade.add_argument("--student", help="grade only this student")
     grade.add_argument("--db", help="gradebook SQLAlchemy URL (default: nbgrader's db_url, sqlite:///gradebook.db)")
-    args = parser.parse_args(argv)
+    return parser
 
-    if args.command == "grade":
-        from ._convert import GradingError
-        from ._report import summary_table, write_report
-        from ._run import grade as grade_batch
 
-        root = course_root()
-        try:
-            run = grade_batch(
-                root,
-                args.assignment,
-                workers=args.workers,
-                force=args.force,
-                notebook_timeout=args.timeout,
-                memory_mb=args.memory,
-                scheduler=args.scheduler,
-                student=args.student,
-                db_url=args.db,
-                progress=sys.stderr.isatty(),
-            )
-        except GradingError as error:
-            print(f"jax-course grade: {error}", file=sys.stderr)
-            return 2
-        from rich.console import Console
+def _grade(args: argparse.Namespace) -> int:
+    from rich.console import Console
 
-        console = Console()
-        console.print(summary_table(run))
-        csv_path, html_path = write_report(run)
-        console.print(f"Report: {html_path} and {csv_path}")
-        if run.interrupted:
-            console.print("Stopped. Grades finished so far are saved; run the same command again to grade the rest.")
-            return 130
-        return 0
+    from ._convert import GradingError
+    from ._report import summary_table, write_report
+    from ._run import grade
 
-    if args.command == "badges":
-        from ._colab import rewrite_all
-
-        changed = rewrite_all(course_root(), check=args.check)
-        for path in changed:
-            print(f"{'out of date' if args.check else 'rewrote'}: {path}")
-        if changed and not args.check:
-            print("Now regenerate the exercises from solutions/: make exercises")
-        return 1 if changed and args.check else 0
-
-    if args.command == "check":
-        from ._selfcheck import check_notebook
-
-        all_passed = True
-        for notebook in args.notebooks:
-            try:
-                result = check_notebook(notebook)
-            except (FileNotFoundError, ValueError, RuntimeError) as error:
-                print(f"jax-course check: {error}", file=sys.stderr)
-                all_passed = False
-                continue
-            print(result.report())
-            all_passed &= all(r.passed for r in result.results)
-        return 0 if all_passed else 1
-
-    if args.command == "references":
-        from ._references import record_references
-
-        root = course_root()
-        for assignment in args.assignment or assignments(root):
-            start = time.perf_counter()
-            target = record_references(assignment, root, args.into)
-            count = len(list(target.glob("*.npz")))
-            print(f"{assignment}: {count} reference outputs in {target} ({time.perf_counter() - start:.1f} s)")
+    try:
+        run = grade(
+            course_root(),
+            args.assignment,
+            workers=args.workers,
+            force=args.force,
+            notebook_timeout=args.timeout,
+            memory_mb=args.memory,
+            scheduler=args.scheduler,
+            student=args.student,
+            db_url=args.db,
+            progress=sys.stderr.isatty(),
+        )
+    except GradingError as error:
+        print(f"jax-course grade: {error}", file=sys.stderr)
+        return 2
+    console = Console()
+    console.print(summary_table(run))
+    csv_path, html_path = write_report(run)
+    console.print(f"Report: {html_path} and {csv_path}")
+    if run.interrupted:
+        console.print("Stopped. Grades finished so far are saved; run the same command again to grade the rest.")
+        return 130
     return 0
+
+
+def _badges(args: argparse.Namespace) -> int:
+    from ._colab import rewrite_all
+
+    changed = rewrite_all(course_root(), check=args.check)
+    for path in changed:
+        print(f"{'out of date' if args.check else 'rewrote'}: {path}")
+    if changed and not args.check:
+        print("Now regenerate the exercises from solutions/: make exercises")
+    return 1 if changed and args.check else 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from ._selfcheck import check_notebook
+
+    all_passed = True
+    for notebook in args.notebooks:
+        try:
+            result = check_notebook(notebook)
+        except (FileNotFoundError, ValueError, RuntimeError) as error:
+            print(f"jax-course check: {error}", file=sys.stderr)
+            all_passed = False
+            continue
+        print(result.report())
+        all_passed &= all(r.passed for r in result.results)
+    return 0 if all_passed else 1
+
+
+def _references(args: argparse.Namespace) -> int:
+    from ._references import record_references
+
+    root = course_root()
+    for assignment in args.assignment or assignments(root):
+        start = time.perf_counter()
+        target = record_references(assignment, root, args.into)
+        count = len(list(target.glob("*.npz")))
+        print(f"{assignment}: {count} reference outputs in {target} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    commands = {"grade": _grade, "badges": _badges, "check": _check, "references": _references}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":

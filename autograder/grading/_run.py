@@ -12,23 +12,19 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import signal
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ._convert import BatchAutograde, Submission, open_course, stopped_notebook
 from ._ledger import Ledger, Outcome
-from ._runner import Execution, execute_submission
-
-Runner = Callable[[str, dict], Execution]
+from ._runner import Execution
+from ._workers import Runner, on_cluster, on_this_machine
 
 
 @dataclass
@@ -69,31 +65,6 @@ def _refusals(prepared: list[tuple[str, str]]) -> str:
         except ValueError:
             pass
     return f"refused to run {'; '.join(found)}" if found else ""
-
-
-def _local_runner(run: GradingRun, stop: threading.Event) -> tuple[Runner, int]:
-    """Run notebooks on this machine, each worker's kernel pinned to a core of its own."""
-    cores = sorted(os.sched_getaffinity(0))
-    slots = run.workers or len(cores)
-    free: queue.Queue[int] = queue.Queue()
-    for slot in range(slots):
-        free.put(cores[slot % len(cores)])
-
-    def here(notebook: str, config: dict) -> Execution:
-        core = free.get()
-        try:
-            return execute_submission(
-                notebook,
-                execute_config=config,
-                core=core,
-                stop=stop,
-                notebook_timeout=run.notebook_timeout,
-                memory_mb=run.memory_mb,
-            )
-        finally:
-            free.put(core)
-
-    return here, slots
 
 
 def _record(
@@ -236,10 +207,11 @@ def grade(
                 run.skipped.append(submission.student)
             else:
                 todo.append(submission)
+        limits = dict(notebook_timeout=notebook_timeout, memory_mb=memory_mb)
         if scheduler:
-            client, runner, slots = _cluster_runner(run)
+            client, runner, slots = on_cluster(scheduler, run.workers, limits)
         else:
-            runner, slots = _local_runner(run, stop)
+            runner, slots = on_this_machine(run.workers, limits, stop)
         _grade_all(run, converter, todo, runner, slots, stop)
     except KeyboardInterrupt:
         run.interrupted = True
@@ -249,23 +221,3 @@ def grade(
             client.close()
         os.chdir(here)
     return run
-
-
-def _cluster_runner(run: GradingRun):
-    """Run notebooks on a Dask cluster's workers (which need this package installed)."""
-    from distributed import Client
-
-    client = Client(run.scheduler, timeout="30s")
-    slots = run.workers or sum(cast(dict[str, int], client.nthreads()).values())
-
-    def on_cluster(notebook: str, config: dict) -> Execution:
-        return client.submit(
-            execute_submission,
-            notebook,
-            execute_config=config,
-            pure=False,
-            notebook_timeout=run.notebook_timeout,
-            memory_mb=run.memory_mb,
-        ).result()
-
-    return client, on_cluster, slots

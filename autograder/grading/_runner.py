@@ -30,6 +30,9 @@ THREAD_LIMITS = {
     "OPENBLAS_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
 }
+# A Dask worker runs notebooks only if its process may start others: Dask's nanny makes worker
+# processes daemonic unless `distributed.worker.daemon` is false.
+WORKER_ENVIRONMENT = {"DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
 _POLL_SECONDS = 0.2
 
 _forkserver = multiprocessing.get_context("forkserver")
@@ -46,6 +49,11 @@ class Execution:
     failure: str | None
     partial: str | None
     seconds: float
+
+
+def may_start_processes() -> bool:
+    """Whether this process may start the child that runs a notebook (a daemonic one may not)."""
+    return not multiprocessing.current_process().daemon
 
 
 def _resident_mb(process: psutil.Process) -> float:

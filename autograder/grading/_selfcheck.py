@@ -15,11 +15,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._config import TIMING, timing_mode, timing_set
+from .._config import TIMING
+from ._calibrate import decide_timing
 
 _REREAD = re.compile(r"Reread: (\S+)")
 
@@ -71,37 +71,6 @@ class SelfCheck:
                     lines.append(f"          Reread: {r.reread}")
         lines += ["", f"Score: {got:g}/{total:g}. Timing checks: {self.timing} ({self.timing_reason})."]
         return "\n".join(lines)
-
-
-# --- deciding whether timings mean anything here ---------------------------------------------
-
-
-def calibrate(repeats: int = 7) -> float:
-    """Spread (slowest / fastest) of a fixed workload timed several times: near 1 on a quiet machine."""
-    import numpy as np
-
-    a = np.random.default_rng(0).random((160, 160))
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(20):
-            a = np.tanh(a @ a.T / 160.0)
-        times.append(time.perf_counter() - start)
-    times.sort()
-    # The second fastest and second slowest: one hiccup alone does not decide.
-    return times[-2] / times[1]
-
-
-def decide_timing(spread_limit: float = 1.6) -> tuple[str, str]:
-    """`(mode, reason)` for the timing checks of a self-check."""
-    if timing_set():
-        return timing_mode(), f"set by {TIMING}"
-    if timing_mode() == "advisory":
-        return "advisory", "a shared machine such as Binder or Colab"
-    spread = calibrate()
-    if spread > spread_limit:
-        return "advisory", f"this machine looks busy: a fixed workload varied {spread:.1f}x between runs"
-    return "enforce", "this machine is quiet enough to time"
 
 
 # --- running ----------------------------------------------------------------------------------

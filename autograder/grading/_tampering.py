@@ -132,6 +132,63 @@ def imported_names(source: str) -> dict[str, str]:
     return names
 
 
+_HARMLESS_DUNDERS = ("__init__", "__call__", "__name__", "__doc__", "__class__", "__len__", "__getitem__", "__array__")
+
+
+def _bind_imports(tree: ast.AST, modules: dict[str, str]) -> list[tuple[ast.AST, str]]:
+    """Record in `modules` what each import binds; return the forbidden imports found."""
+    found: list[tuple[ast.AST, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                modules[alias.asname or alias.name.split(".")[0]] = alias.name
+                if alias.name.split(".")[0] in _FORBIDDEN_MODULES:
+                    found.append((node, f"imports {alias.name}"))
+        elif isinstance(node, ast.ImportFrom):
+            base = (node.module or "").split(".")[0]
+            if base in _FORBIDDEN_MODULES:
+                found.append((node, f"imports from {node.module}"))
+            for alias in node.names:
+                # `from numpy import testing`: an attribute of what it names belongs to that module.
+                modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if alias.name == "*" and base in ("os", "sys", "time", "timeit"):
+                    found.append((node, f"imports * from {node.module}"))
+    return found
+
+
+def _assigned(target: ast.AST, modules: dict[str, str]) -> str | None:
+    """What an assignment to `target` would replace that the grader relies on, if anything."""
+    for sub in ast.walk(target):
+        name = _dotted(sub) if isinstance(sub, ast.Attribute) else None
+        if name and (name.split(".")[0] in modules or name.split(".")[0] in _PROTECTED_NAMES):
+            return f"replaces {name}, which the grader relies on"
+        if isinstance(sub, ast.Subscript) and _dotted(sub.value) in ("sys.modules", "__builtins__", "os.environ"):
+            return f"changes {_dotted(sub.value)}"
+        if isinstance(sub, ast.Name) and sub.id in _PROTECTED_NAMES and isinstance(sub.ctx, (ast.Store, ast.Del)):
+            return f"rebinds the name {sub.id}, which the grader uses"
+    return None
+
+
+def _findings(node: ast.AST, modules: dict[str, str]) -> list[str]:
+    """What this one node does that reaches for the grader's tools."""
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+        return [found for target in targets if (found := _assigned(target, modules))]
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return [f"rebinds the name {name}, which the grader uses" for name in node.names if name in _PROTECTED_NAMES]
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _FORBIDDEN_NAMES:
+        return [f"uses {node.id}"]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in _PROTECTED_NAMES:
+        return [f"defines {node.name}, hiding the grader's own"]
+    if isinstance(node, ast.Call) and (name := _dotted(node.func)):
+        root, _, rest = name.partition(".")
+        resolved = f"{modules.get(root, root)}.{rest}" if rest else modules.get(root, root)
+        return [f"calls {name}"] if resolved in _FORBIDDEN_CALLS or name in _FORBIDDEN_CALLS else []
+    if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr not in _HARMLESS_DUNDERS:
+        return [f"reaches for {node.attr}"]
+    return []
+
+
 def tampering(source: str, elsewhere: dict[str, str] | None = None) -> list[str]:
     """What in `source` reaches for the grader's tools, one phrase per finding ([] if nothing).
 
@@ -142,82 +199,9 @@ def tampering(source: str, elsewhere: dict[str, str] | None = None) -> list[str]
     except SyntaxError:
         return []  # IPython magics or a plain mistake: running it fails on its own
     modules: dict[str, str] = {**_USUAL_MODULES, **(elsewhere or {})}  # name -> module it is bound to
-    findings: list[str] = []
-
-    def note(node: ast.AST, text: str) -> None:
-        findings.append(f"line {getattr(node, 'lineno', '?')}: {text}")
-
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                modules[alias.asname or alias.name.split(".")[0]] = alias.name
-                if alias.name.split(".")[0] in _FORBIDDEN_MODULES:
-                    note(node, f"imports {alias.name}")
-        elif isinstance(node, ast.ImportFrom):
-            base = (node.module or "").split(".")[0]
-            if base in _FORBIDDEN_MODULES:
-                note(node, f"imports from {node.module}")
-            for alias in node.names:
-                # `from numpy import testing`: an attribute of what it names belongs to that module.
-                modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-                if alias.name == "*" and base in ("os", "sys", "time", "timeit"):
-                    note(node, f"imports * from {node.module}")
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
-            for target in targets:
-                for sub in ast.walk(target):
-                    name = _dotted(sub) if isinstance(sub, ast.Attribute) else None
-                    root = name.split(".")[0] if name else None
-                    if name and (root in modules or root in _PROTECTED_NAMES):
-                        note(node, f"replaces {name}, which the grader relies on")
-                        break
-                    if isinstance(sub, ast.Subscript) and _dotted(sub.value) in (
-                        "sys.modules",
-                        "__builtins__",
-                        "os.environ",
-                    ):
-                        note(node, f"changes {_dotted(sub.value)}")
-                        break
-                    if (
-                        isinstance(sub, ast.Name)
-                        and sub.id in _PROTECTED_NAMES
-                        and isinstance(sub.ctx, (ast.Store, ast.Del))
-                    ):
-                        note(node, f"rebinds the name {sub.id}, which the grader uses")
-                        break
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                if name in _PROTECTED_NAMES:
-                    note(node, f"rebinds the name {name}, which the grader uses")
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _FORBIDDEN_NAMES:
-            note(node, f"uses {node.id}")
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in _PROTECTED_NAMES:
-            note(node, f"defines {node.name}, hiding the grader's own")
-        elif isinstance(node, ast.Call):
-            name = _dotted(node.func)
-            if name:
-                root, _, rest = name.partition(".")
-                resolved = f"{modules.get(root, root)}.{rest}" if rest else modules.get(root, root)
-                if resolved in _FORBIDDEN_CALLS or name in _FORBIDDEN_CALLS:
-                    note(node, f"calls {name}")
-        elif (
-            isinstance(node, ast.Attribute)
-            and node.attr.startswith("__")
-            and node.attr
-            not in (
-                "__init__",
-                "__call__",
-                "__name__",
-                "__doc__",
-                "__class__",
-                "__len__",
-                "__getitem__",
-                "__array__",
-            )
-        ):
-            note(node, f"reaches for {node.attr}")
-    return findings
+    found = _bind_imports(tree, modules)
+    found += [(node, text) for node in ast.walk(tree) for text in _findings(node, modules)]
+    return [f"line {getattr(node, 'lineno', '?')}: {text}" for node, text in found]
 
 
 def refusal(findings: list[str]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -40,7 +41,10 @@ def test_make_lab_serves_the_first_lecture_and_the_formgrader():
         assert url, "JupyterLab did not start:\n" + "".join(log[-30:])
         base, token = url
         with urllib.request.urlopen(f"{base}/lab/tree/course/01_arrays.ipynb?token={token}", timeout=30) as page:
-            assert page.status == 200
+            assert "jupyter-config-data" in page.read().decode(), "not JupyterLab's page"
+        contents = f"{base}/api/contents/course/01_arrays.ipynb?content=0&token={token}"
+        with urllib.request.urlopen(contents, timeout=30) as lecture:
+            assert json.loads(lecture.read())["type"] == "notebook", "the server does not serve the first lecture"
         with urllib.request.urlopen(f"{base}/formgrader/api/assignments?token={token}", timeout=30) as api:
             assert "01_arrays" in api.read().decode()
     finally:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from autograder.grading._runner import WORKER_ENVIRONMENT
+
 from support import VENV_BIN, make_course, run, solution_sources, submit
 from variants import VARIANTS
 
@@ -78,8 +80,8 @@ def _free_port() -> int:
 class dask_cluster:
     """A `dask scheduler` and `workers` one-thread `dask worker` processes on loopback, stopped by pid."""
 
-    def __init__(self, workers: int):
-        self.workers, self.processes = workers, []
+    def __init__(self, workers: int, grading: bool = True):
+        self.workers, self.grading, self.processes = workers, grading, []
 
     def __enter__(self) -> str:
         port = _free_port()
@@ -97,6 +99,7 @@ class dask_cluster:
             self.processes.append(
                 subprocess.Popen(
                     [dask, "worker", address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
+                    env={**os.environ, **WORKER_ENVIRONMENT} if self.grading else None,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
                     start_new_session=True,
@@ -120,7 +123,7 @@ class dask_cluster:
 
 
 class postgres:
-    """A throw-away PostgreSQL server on loopback, or None where none is installed (outside CI)."""
+    """A throw-away PostgreSQL server on loopback; where none is installed, a visible skip (a failure on CI)."""
 
     def __init__(self):
         found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
@@ -130,11 +133,11 @@ class postgres:
         # PostgreSQL refuses to run as root: as root, run it as the `postgres` user.
         return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else list(command)
 
-    def __enter__(self) -> str | None:
+    def __enter__(self) -> str:
         if self.bin is None:
             if os.environ.get("CI") == "true":
                 pytest.fail("PostgreSQL is not installed: `make test` installs Debian's postgresql on CI")
-            return None
+            pytest.skip("PostgreSQL is not installed (`make test` installs Debian's postgresql when run as root)")
         # Not under pytest's tmp_path: as root, the `postgres` user could not enter it.
         self.folder = Path(tempfile.mkdtemp(prefix="jax-course-pg-"))
         if os.geteuid() == 0:
@@ -206,21 +209,23 @@ def test_parallel_grades_resume_and_run_on_dask_with_postgresql(batch, tmp_path,
         assert [s for s in students if after[s] != before[s]] == ["untouched"]
         assert scores(f"sqlite:///{ours / 'gradebook.db'}")["untouched"] == expected["reference"]
 
-    with subtests.test("on a Dask cluster, into a PostgreSQL gradebook"):
+    with subtests.test("a Dask cluster whose workers cannot start processes is refused with the fix"):
+        with dask_cluster(workers=1, grading=False) as address:
+            refused = _grade(_copy(batch, tmp_path / "daemonic"), "--scheduler", address, check=False)
+        assert refused.returncode == 2 and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in refused.stderr, refused.stderr
+
+    with subtests.test("on a Dask cluster"):
         on_dask = _copy(batch, tmp_path / "dask")
-        with dask_cluster(workers=2) as address, postgres() as db_url:
-            args = ["--scheduler", address]
-            if db_url:
-                args += ["--db", db_url]
-                missing = _grade(on_dask, *args, check=False)
-                assert missing.returncode == 2 and "has no assignment 03_tracing" in missing.stderr, missing.stderr
-                run(
-                    str(VENV_BIN / "nbgrader"),
-                    "generate_assignment",
-                    ASSIGNMENT,
-                    "--force",
-                    f"--CourseDirectory.db_url={db_url}",
-                    cwd=on_dask,
-                )
-            _grade(on_dask, *args)
-            assert scores(db_url or f"sqlite:///{on_dask / 'gradebook.db'}") == expected
+        with dask_cluster(workers=2) as address:
+            _grade(on_dask, "--scheduler", address)
+        assert scores(f"sqlite:///{on_dask / 'gradebook.db'}") == expected
+
+    with subtests.test("into a PostgreSQL gradebook"), postgres() as db_url:
+        on_postgres = _copy(batch, tmp_path / "postgres")
+        missing = _grade(on_postgres, "--db", db_url, check=False)
+        assert missing.returncode == 2 and "has no assignment 03_tracing" in missing.stderr, missing.stderr
+        nbgrader = str(VENV_BIN / "nbgrader")
+        release = [nbgrader, "generate_assignment", ASSIGNMENT, "--force", f"--CourseDirectory.db_url={db_url}"]
+        run(*release, cwd=on_postgres)
+        _grade(on_postgres, "--db", db_url)
+        assert scores(db_url) == expected

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from autograder.grading._selfcheck import check_notebook, decide_timing
+from autograder.grading._selfcheck import check_notebook
 
 from support import ROOT, VENV_BIN, answered, solution_sources
 from variants import VARIANTS
@@ -74,18 +74,6 @@ def test_a_damaged_notebook_gets_a_clear_message(tmp_path):
     done = subprocess.run([VENV_BIN / "jax-course", "check", str(broken)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert "not a readable Jupyter notebook" in done.stderr and "Traceback" not in done.stderr
-
-
-@pytest.mark.unit
-def test_timing_mode_follows_the_variable_or_a_calibration(monkeypatch):
-    monkeypatch.setenv("JAXCOURSE_TIMING", "advisory")
-    assert decide_timing() == ("advisory", "set by JAXCOURSE_TIMING")
-    monkeypatch.delenv("JAXCOURSE_TIMING")
-    monkeypatch.setenv("BINDER_REQUEST", "1")
-    assert decide_timing()[0] == "advisory"
-    monkeypatch.delenv("BINDER_REQUEST")
-    assert decide_timing(spread_limit=1e9)[0] == "enforce"
-    assert decide_timing(spread_limit=0.5)[0] == "advisory"  # any spread counts as busy
 
 
 @pytest.mark.grading

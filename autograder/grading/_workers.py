@@ -1,0 +1,54 @@
+"""Where notebooks run: on this machine's cores, or on a Dask cluster's workers."""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections.abc import Callable
+from typing import cast
+
+from ._convert import GradingError
+from ._runner import WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes
+
+# Runs one sanitized notebook (JSON text) with nbgrader's Execute settings.
+Runner = Callable[[str, dict], Execution]
+
+
+def on_this_machine(workers: int, limits: dict, stop: threading.Event) -> tuple[Runner, int]:
+    """A runner for this machine, and how many notebooks run at once: each kernel on a core of its own."""
+    cores = sorted(os.sched_getaffinity(0))
+    slots = workers or len(cores)
+    free: queue.Queue[int] = queue.Queue()
+    for slot in range(slots):
+        free.put(cores[slot % len(cores)])
+
+    def here(notebook: str, config: dict) -> Execution:
+        core = free.get()
+        try:
+            return execute_submission(notebook, execute_config=config, core=core, stop=stop, **limits)
+        finally:
+            free.put(core)
+
+    return here, slots
+
+
+def on_cluster(scheduler: str, workers: int, limits: dict):
+    """`(client, runner, slots)` for a Dask cluster, whose workers need this package installed."""
+    from distributed import Client
+
+    client = Client(scheduler, timeout="30s")
+    unable = [worker for worker, able in cast(dict[str, bool], client.run(may_start_processes)).items() if not able]
+    if unable:
+        client.close()
+        variables = " ".join(f"{k}={v}" for k, v in WORKER_ENVIRONMENT.items())
+        raise GradingError(
+            f"the Dask workers {', '.join(unable)} run as daemonic processes, which cannot start the process "
+            f"that runs a notebook: start them with {variables} (Dask's distributed.worker.daemon: false)"
+        )
+    slots = workers or sum(cast(dict[str, int], client.nthreads()).values())
+
+    def remote(notebook: str, config: dict) -> Execution:
+        return client.submit(execute_submission, notebook, execute_config=config, pure=False, **limits).result()
+
+    return client, remote, slots

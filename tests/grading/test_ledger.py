@@ -1,0 +1,36 @@
+"""The ledger: entries round-trip, a broken one counts as not done, and fingerprints follow the files."""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.grading._ledger import Ledger, Outcome, fingerprint, write_atomically
+
+pytestmark = pytest.mark.unit
+
+
+def test_an_entry_round_trips_and_a_broken_one_is_not_done(tmp_path):
+    ledger = Ledger(tmp_path)
+    outcome = Outcome("ada", "graded", "", 3.0, 4.0, {"test_a": [3.0, 4.0]}, 1.5, "abc")
+    ledger.record(outcome)
+    assert ledger.entry("ada") == outcome
+    (tmp_path / "done" / "bob.json").write_text("{ half written")
+    assert ledger.entry("bob") is None and ledger.entry("carol") is None
+    assert ledger.outcomes() == [outcome]
+
+
+def test_writes_leave_the_old_file_or_the_new_one(tmp_path):
+    path = tmp_path / "a" / "entry.json"
+    write_atomically(path, "one")
+    write_atomically(path, "two")
+    assert path.read_text() == "two" and sorted(p.name for p in path.parent.iterdir()) == ["entry.json"]
+
+
+def test_a_fingerprint_changes_with_any_submitted_file(tmp_path):
+    (tmp_path / "nb.ipynb").write_text("{}")
+    first = fingerprint(tmp_path)
+    assert fingerprint(tmp_path) == first
+    (tmp_path / "data.csv").write_text("1,2")
+    second = fingerprint(tmp_path)
+    (tmp_path / "data.csv").write_text("1,3")
+    assert len({first, second, fingerprint(tmp_path)}) == 3

@@ -1,0 +1,52 @@
+"""What an instructor reads: report.csv, report.html (escaped) and the summary table."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from rich.console import Console
+
+from autograder.grading._ledger import Ledger, Outcome
+from autograder.grading._report import mean_score, pass_rate, summary_table, write_report
+from autograder.grading._run import GradingRun
+
+pytestmark = pytest.mark.unit
+
+OUTCOMES = [
+    Outcome("ada", "graded", "", 2.0, 2.0, {"test_a": [1.0, 1.0], "test_b": [1.0, 1.0]}),
+    Outcome("bob", "failed", "crashed: <script>alert(1)</script>", 0.5, 2.0, {"test_a": [0.5, 1.0]}),
+]
+
+
+@pytest.fixture
+def run(tmp_path) -> GradingRun:
+    run = GradingRun("03_tracing", tmp_path / "grading" / "03_tracing")
+    for outcome in OUTCOMES:
+        Ledger(run.folder).record(outcome)
+    run.outcomes = [OUTCOMES[1]]
+    run.skipped = ["ada"]
+    return run
+
+
+def test_rates_and_means_per_problem():
+    assert pass_rate(OUTCOMES, "test_a") == 0.5 and mean_score(OUTCOMES, "test_a") == 0.75
+    assert pass_rate(OUTCOMES, "test_b") == 1.0 and pass_rate(OUTCOMES, "missing") == 0.0
+
+
+def test_csv_has_a_row_per_submission_and_html_escapes_what_students_wrote(run):
+    csv_path, html_path = write_report(run)
+    rows = list(csv.DictReader(csv_path.open()))
+    assert [r["student"] for r in rows] == ["ada", "bob"]
+    assert rows[1]["reason"].startswith("crashed") and rows[1]["test_b"] == "0"
+    page = html_path.read_text()
+    assert "<script>" not in page and "crashed: &lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "data:image/png;base64," in page
+    assert "<td>test_a</td><td>50%</td><td>0.75</td>" in page
+
+
+def test_the_summary_says_what_this_run_did(run):
+    console = Console(record=True, width=120)
+    console.print(summary_table(run))
+    text = console.export_text()
+    assert "already graded (skipped)" in text and "failed now: crashed" in text and "mean score: test_a" in text
