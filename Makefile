@@ -9,7 +9,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3 $$(ls -d $${PYENV_ROOT:
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { command -v $$p || echo $$p; } && break; done)
 ASSIGNMENTS := $(notdir $(wildcard solutions/[0-9]*))
 
-.PHONY: setup system-packages lab test exercises references clean
+.PHONY: setup system-packages lab lint test test-fast exercises references clean
 
 setup: $(VENV)/.installed
 
@@ -37,8 +37,20 @@ system-packages:
 	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$packages \
 		|| echo "Installing $$packages with apt-get failed: the tests needing them will be skipped."; fi
 
-test: setup system-packages
+# ruff (lint, format), pyright (types) and import-linter (the two sides of autograder/ stay apart).
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/pyright
+
+# Everything CI runs: lint, then every test tier.
+test: lint system-packages
 	$(BIN)/python -m pytest
+
+# The unit tier alone: the checks and the grading tools in-process, under a minute.
+test-fast: setup
+	$(BIN)/python -m pytest -m unit
 
 # Regenerate exercises/ from solutions/ (run after editing a solution notebook).
 exercises: setup

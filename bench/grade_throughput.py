@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # nbgrader runs `alembic`
 
 import nbformat  # noqa: E402
-from conftest import make_course, read_scores, solution_sources, submit, test_points  # noqa: E402
 
+from support import make_course, read_scores, solution_sources, submit, test_points  # noqa: E402
 from variants import VARIANTS  # noqa: E402
 
 # One cycle of 20 submissions: mostly correct or wrong, a few slow, one raising, one hanging.
