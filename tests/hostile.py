@@ -104,7 +104,7 @@ _V3 = json.dumps(
 ).encode()
 
 CASES: dict[str, dict] = {
-    # --- tampering with the checks (each way on its own: tests/test_integrity.py) ---
+    # --- tampering with the checks (each way on its own: tests/grading/test_tampering.py, tests/checks/test_guard.py) ---
     "fake timers": dict(
         answers=attack(
             "import time, timeit\ntime.perf_counter = lambda: 0.0\ntime.time = lambda: 0.0\n"
