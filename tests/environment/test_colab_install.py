@@ -47,7 +47,9 @@ def test_colab_setup_cell_installs_the_course_then_the_self_check_runs(tmp_path)
     subprocess.run(
         [python, "-m", "pip", "install", "--quiet", *_pins("ipykernel", "nbclient")], check=True, timeout=600
     )
-    assert subprocess.run([python, "-c", "import autograder"], capture_output=True).returncode != 0
+    # Not from the checkout's folder, whose jax_course.egg-info would count as installed.
+    missing = "import importlib.metadata as m; m.version('jax-course')"
+    assert subprocess.run([python, "-c", missing], cwd=tmp_path, capture_output=True).returncode != 0, "installed early"
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("JAXCOURSE", "JAX_", "XLA_", "PYTHON"))},
         "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
