@@ -21,6 +21,7 @@ __all__ = [
     "CheckFailed",
     "Speedup",
     "backend",
+    "baselines",
     "check_close",
     "check_collective",
     "check_compile_count",

@@ -219,6 +219,7 @@ CASES: dict[str, dict] = {
 TIMED_ASSIGNMENT = "04_jit"
 _TIMED_REFERENCE = solution_sources(TIMED_ASSIGNMENT)
 _TIMED_POINTS = test_points(TIMED_ASSIGNMENT)
+_SLOW_LOGISTIC = VARIANTS[TIMED_ASSIGNMENT]["logistic_eager"]["answers"]["logistic"]
 CASES.update(
     {
         # Correct but slow, with a dict of earlier results: repeated calls on one input would look fast.
@@ -227,6 +228,29 @@ CASES.update(
             answers={**_TIMED_REFERENCE, **VARIANTS[TIMED_ASSIGNMENT]["logistic_cached"]["answers"]},
             deserved=sum(_TIMED_POINTS.values()) - _TIMED_POINTS["test_logistic_speed"],
         ),
+        # A slow answer with a slowed baseline: the ratio would look good if the check timed a name
+        # the notebook can rebind. Each must lose the speed point, as the slow answer alone does.
+        **{
+            f"slows the baseline: {how} (04_jit)": dict(
+                assignment=TIMED_ASSIGNMENT,
+                answers={**_TIMED_REFERENCE, "logistic": _SLOW_LOGISTIC + code},
+                deserved=sum(_TIMED_POINTS.values()) - _TIMED_POINTS["test_logistic_speed"],
+            )
+            for how, code in {
+                "rebinds its name to a slower loop": (
+                    "\n_original = logistic_map_eager\n\n"
+                    "def logistic_map_eager(x, r, steps):\n"
+                    "    for _ in range(20):\n"
+                    "        x = _original(x, r, steps) * 0 + x\n"
+                    "    return _original(x, r, steps)\n"
+                ),
+                "turns on jax_debug_nans": '\njax.config.update("jax_debug_nans", True)\n',
+                "replaces ag.baselines": (
+                    "\nslow = ag.baselines.logistic_map_eager\n"
+                    "ag.baselines.logistic_map_eager = lambda x, r, steps: [slow(x, r, steps) for _ in range(20)][0]\n"
+                ),
+            }.items()
+        },
     }
 )
 

@@ -137,6 +137,19 @@ VARIANTS = {
             },
             "loses": {"test_recurrence_speed"},
         },
+        # A source tutorial's version: jit with n static around a Python loop. At the timed n = 1000 it
+        # would compile for many minutes; the speed check refuses it from its trace, in seconds.
+        "recurrence_unrolled_under_jit": {
+            "answers": {
+                "recurrence": "@partial(jax.jit, static_argnums=4)\n"
+                "def recurrence(a0, a1, c1, c2, n):\n"
+                "    a = jnp.zeros(n).at[0].set(a0).at[1].set(a1)\n"
+                "    for i in range(2, n):\n"
+                "        a = a.at[i].set(c1 * a[i - 1] + c2 * a[i - 2])\n"
+                "    return a\n",
+            },
+            "loses": {"test_recurrence_structure", "test_recurrence_speed"},
+        },
     },
     "03_tracing": {
         # Passes the visible test by returning its expected output: the hidden tests catch it.

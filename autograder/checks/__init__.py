@@ -4,7 +4,7 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 (an `AssertionError`, so nbgrader counts it) with a message a student can act on.
 
 - Reference outputs: `check_close`, `check_reference`, `tolerance`.
-- Speed: `check_speedup`, `measure_speedup`, `timing_mode`.
+- Speed: `check_speedup`, `measure_speedup`, `timing_mode`; `baselines`, what speed is measured against.
 - Structure: `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
   `check_primitives`, `check_pure`, `check_largest_intermediate`.
 - Devices: `check_collective`, `check_sharding`.
@@ -19,6 +19,7 @@ that nothing it trusts was replaced since (`_guard.py`).
 import functools as _functools
 
 from .._config import grader_seed, timing_mode
+from . import baselines
 from ._backend import backend
 from ._compare import check_close
 from ._devices import check_collective, check_sharding, collectives
@@ -62,6 +63,7 @@ __all__ = [
     "CheckFailed",
     "Speedup",
     "backend",
+    "baselines",
     "check_close",
     "check_collective",
     "check_compile_count",

@@ -48,6 +48,8 @@ def _tools() -> dict[str, Any]:
         tools["timeit.default_timer"] = sys.modules["timeit"].default_timer
     for name in checks.__all__:
         tools[f"autograder.{name}"] = getattr(facade, name)
+    for name in checks.baselines.__all__:
+        tools[f"autograder.baselines.{name}"] = getattr(checks.baselines, name)
     return tools
 
 

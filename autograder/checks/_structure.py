@@ -147,16 +147,12 @@ def check_primitives(
 def count_compiles(f: Callable, calls: Iterable[tuple]) -> int:
     """How many times calling `f` on each argument tuple in `calls` compiles.
 
-    For a jitted `f` this is the growth of its own cache. Otherwise every XLA
-    compilation counts, the ones for eager operations included.
+    Every XLA compilation during the calls counts (JAX's public `jax.monitoring`
+    events), eager operations' included. Every cache is emptied first, so what
+    earlier cells compiled hides nothing.
     """
     calls = list(calls)
-    cache_size = getattr(f, "_cache_size", None)
-    if cache_size is not None:
-        before = cache_size()
-        for args in calls:
-            jax.block_until_ready(f(*args))
-        return cache_size() - before
+    jax.clear_caches()
     events: list[str] = []
 
     def listen(event: str, duration_secs: float, **_: str | int) -> None:

@@ -13,6 +13,7 @@ bytes of its input) gains nothing.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import signal
 import threading
@@ -23,11 +24,16 @@ from dataclasses import dataclass
 import jax
 
 from .._config import timing_mode
+from . import baselines
 from ._backend import backend
 from ._errors import CheckFailed
 from ._fresh import fresh_inputs
 from ._reference import recording
+from ._size import check_compiled_size
 from ._thresholds import required_speedup
+
+# The baselines of the course's speed checks, captured before any student code runs.
+_TRUSTED = dict(baselines.TIMED)
 
 # Captured at import, before any student code runs, so that a student cell that
 # replaces time.perf_counter cannot speed up its own measurement.
@@ -84,6 +90,15 @@ class _Deadline:
         return False
 
 
+def _plain_jax() -> contextlib.ExitStack:
+    """JAX's debugging modes off while timing: a notebook that turns one on slows some programs far more than others."""
+    stack = contextlib.ExitStack()
+    for switch in (jax.debug_nans, jax.debug_infs, jax.disable_jit, jax.log_compiles, jax.check_tracer_leaks,
+                   jax.enable_checks, jax.debug_key_reuse, jax.explain_cache_misses):  # fmt: skip
+        stack.enter_context(switch(False))
+    return stack
+
+
 def _call(fn: Callable, args: tuple) -> None:
     jax.block_until_ready(fn(*args))
 
@@ -116,7 +131,7 @@ def measure_speedup(
     best = {"candidate": math.inf, "baseline": math.inf}
     cut_short = False
     fresh = fresh_inputs(args)
-    with _Deadline(budget_seconds) as deadline:
+    with _plain_jax(), _Deadline(budget_seconds) as deadline:
         try:
             for name, fn in (("baseline", baseline), ("candidate", candidate)):
                 for inputs in fresh.take(2):
@@ -138,6 +153,33 @@ def measure_speedup(
     if math.isinf(best["baseline"]):
         raise RuntimeError("the baseline did not finish within the timing budget; the exercise is mis-sized")
     return Speedup(best["candidate"], best["baseline"], cut_short)
+
+
+def _check_baseline(baseline: Callable, problem: str, *, custom: bool) -> None:
+    """The course's problems are timed only against the package's own baseline (`ag.baselines`)."""
+    trusted = _TRUSTED.get(problem)
+    if trusted is None and not custom:
+        raise ValueError(f"{problem!r} has no baseline in autograder/checks/baselines.py")
+    if trusted is not None and baseline is not trusted:
+        raise CheckFailed(
+            f"the baseline this test times ({problem}) is not the course's own: a cell in this notebook "
+            "replaced or wrapped it, so no speed can be compared with it. Remove the code that changes it "
+            "(the test uses ag.baselines) and run the notebook again.",
+        )
+
+
+def _check_traced_size(candidate: Callable, args: tuple, problem: str, budget_seconds: float, **say) -> None:
+    """Before compiling anything: refuse a huge program (`_size.py`) or one that cannot even be traced in time."""
+    try:
+        with _Deadline(budget_seconds):
+            check_compiled_size(candidate, args, problem, what=say["what"], section=say["section"])
+    except _BudgetExceeded:
+        raise CheckFailed(
+            f"{say['what']} did not finish a single call within the {budget_seconds:g} s timing budget "
+            "(JAX was tracing it).",
+            hint=say["hint"],
+            section=say["section"],
+        ) from None
 
 
 def check_speedup(
@@ -162,8 +204,10 @@ def check_speedup(
     is printed and nothing fails. Returns the best measurement (None while references
     are being recorded, when nothing is timed).
     """
+    _check_traced_size(candidate, args, problem, budget_seconds, what=what, hint=hint, section=section)
     if recording():
         return None
+    _check_baseline(baseline, problem, custom=required is not None)
     required = required_speedup(problem) if required is None else required
     best: Speedup | None = None
     for _ in range(attempts):

@@ -10,8 +10,10 @@ the executed notebook, or why there is none.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
+import re
 import tempfile
 import threading
 import time
@@ -120,20 +122,52 @@ def execute_submission(
         finally:
             _driver.kill_tree(child.pid)  # a stopped notebook, and whatever the submission left running
             child.join()
-        failure = failure or _failure(child.exitcode, folder)
+        if failure is not None:
+            failure += f", in cell {_running_cell(folder)}"
+        failure = failure or _failure(child.exitcode, folder, float(execute_config.get("timeout") or 0))
         executed = (folder / "executed.ipynb").read_text() if failure is None else None
         snapshot = folder / "snapshot.ipynb"
         partial = snapshot.read_text() if failure and snapshot.is_file() else None
     return Execution(executed, failure, partial, time.monotonic() - start)
 
 
-def _failure(exitcode: int | None, folder: Path) -> str | None:
+def _running_cell(folder: Path) -> str:
+    """The cell that was running when the notebook stopped: its grade_id, or its number."""
+    latest = folder / "snapshot.ipynb" if (folder / "snapshot.ipynb").is_file() else folder / "submission.ipynb"
+    try:
+        cells = json.loads(latest.read_text())["cells"]
+    except (OSError, ValueError, KeyError):
+        return "unknown"
+    for number, cell in enumerate(cells, 1):
+        if cell.get("cell_type") == "code" and cell.get("execution_count") is None:
+            return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or f"number {number}"
+    return "unknown"
+
+
+_EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\b(?::\s*(.*))?$")
+
+
+def _exception_line(stderr: str) -> str:
+    """The last `Name: message` line of a traceback: never the cell source a traceback may quote."""
+    for line in reversed(stderr.strip().splitlines()):
+        found = _EXCEPTION.match(line.strip())
+        if found:
+            return f"{found[1]}: {found[2]}"[:200] if found[2] else found[1]
+    return ""
+
+
+def _failure(exitcode: int | None, folder: Path, cell_timeout: float) -> str | None:
     """Why a driver that ended on its own left no executed notebook, or None if it did."""
     if exitcode == 0 and (folder / "executed.ipynb").is_file():
         return None
     if exitcode == 0:
         return "crashed: the notebook produced no result"
     errors = folder / "stderr.txt"
-    stderr = errors.read_text(errors="replace") if errors.is_file() else ""
-    tail = " ".join(stderr.strip().splitlines()[-2:])[-300:]
-    return f"crashed: the notebook could not be run ({tail or f'exit code {exitcode}'})"
+    error = _exception_line(errors.read_text(errors="replace") if errors.is_file() else "")
+    cell = _running_cell(folder)
+    if "timeout" in error.lower() or "timed out" in error.lower():
+        return (
+            f"timeout: cell {cell} ran longer than the limit of {cell_timeout:g} s per cell, and its kernel did not "
+            "stop when interrupted (a long compilation does not)"
+        )
+    return f"crashed: the notebook could not be run, in cell {cell} ({error or f'exit code {exitcode}'})"

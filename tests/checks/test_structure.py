@@ -99,7 +99,18 @@ def test_check_compile_count():
 def test_compile_count_of_an_unjitted_function_counts_every_compilation():
     jitted = jax.jit(lambda x: x + 1)
     assert ag.count_compiles(lambda x: jitted(x), [(np.ones(n, np.float32),) for n in (101, 102, 103)]) >= 3
-    assert ag.count_compiles(lambda x: jitted(x), [(np.ones(101, np.float32),)] * 3) == 0
+    assert ag.count_compiles(lambda x: jitted(x), [(np.ones(101, np.float32),)] * 3) == 1
+
+
+@pytest.mark.parametrize("wrap", [lambda f: f, lambda f: lambda x: f(x)], ids=["jitted", "called from Python"])
+def test_a_compile_count_does_not_depend_on_what_ran_before(wrap):
+    # One compilation per length: compiling some lengths beforehand (an earlier cell) hides none of them.
+    lengths = [(np.ones(n, np.float32),) for n in (201, 202, 203)]
+    fresh = ag.count_compiles(wrap(jax.jit(lambda x: x * 3)), lengths)
+    warmed = jax.jit(lambda x: x * 3)
+    for args in lengths[:2]:
+        warmed(*args)
+    assert ag.count_compiles(wrap(warmed), lengths) == fresh >= 3
 
 
 def test_largest_intermediate_sees_the_hessian():

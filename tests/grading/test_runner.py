@@ -8,13 +8,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import nbformat
 import pytest
+
+from autograder.grading._runner import _exception_line, _failure, _running_cell
 
 from support import VENV_BIN, make_course, solution_sources, submit
 from variants import VARIANTS
-
-pytestmark = pytest.mark.grading
-
 
 ASSIGNMENT = "03_tracing"
 
@@ -63,6 +63,7 @@ def _leftover_kernels(course: Path) -> list[int]:
     return found
 
 
+@pytest.mark.grading
 def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(batch, tmp_path):
     course = _copy(batch, tmp_path / "limits")
     reference = solution_sources(ASSIGNMENT)
@@ -83,7 +84,42 @@ def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(batch, tmp_path):
     assert ledger["slow"]["reason"].startswith("timeout:"), ledger["slow"]
     assert ledger["hungry"]["reason"].startswith("memory:"), ledger["hungry"]
     for student in ("slow", "hungry"):
+        assert ledger[student]["reason"].endswith(f", in cell {first}"), ledger[student]
+    for student in ("slow", "hungry"):
         assert ledger[student]["status"] == "failed" and ledger[student]["score"] < ledger["reference"]["score"]
     graded = json.loads(next((course / "autograded" / "hungry").rglob("*.ipynb")).read_text())
     assert any("GradingStopped" in json.dumps(c.get("outputs", [])) for c in graded["cells"])
     assert not _leftover_kernels(course)
+
+
+def _stopped_notebook(folder, executed: int) -> None:
+    """A snapshot in which the first `executed` code cells ran: cell ids a1, t1, a2, ..."""
+    nb = nbformat.v4.new_notebook()
+    for number, grade_id in enumerate(["a1", "t1", "a2", "t2"]):
+        cell = nbformat.v4.new_code_cell("pass")
+        cell.metadata["nbgrader"] = {"grade_id": grade_id}
+        cell.execution_count = number + 1 if number < executed else None
+        nb.cells.append(cell)
+    nbformat.write(nb, folder / "snapshot.ipynb")
+
+
+@pytest.mark.unit
+def test_a_stopped_notebook_names_the_cell_that_was_running(tmp_path):
+    _stopped_notebook(tmp_path, executed=2)
+    assert _running_cell(tmp_path) == "a2"
+    (tmp_path / "stderr.txt").write_text(
+        "Traceback (most recent call last):\n  ...\n"
+        "nbclient.exceptions.CellTimeoutError: A cell timed out while it was being executed, after 5 seconds.\n"
+        "Here is a preview of the cell contents:\n-------------------\n### END HIDDEN TESTS\n-------------------\n"
+    )
+    reason = _failure(1, tmp_path, 5)
+    assert reason.startswith("timeout: cell a2 ran longer than the limit of 5 s per cell"), reason
+    assert "HIDDEN" not in reason
+    (tmp_path / "stderr.txt").write_text("Traceback:\n  x = secret_test_code()\nRuntimeError: Kernel died\n")
+    assert _failure(1, tmp_path, 5) == "crashed: the notebook could not be run, in cell a2 (RuntimeError: Kernel died)"
+
+
+@pytest.mark.unit
+def test_the_exception_line_is_found_below_quoted_source():
+    assert _exception_line("raise ValueError('x')\nValueError: x\n  quoted line\n") == "ValueError: x"
+    assert _exception_line("no exception here") == ""
