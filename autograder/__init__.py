@@ -36,6 +36,7 @@ __all__ = [
     "check_reproducible",
     "check_sharding",
     "check_speedup",
+    "check_traceable",
     "check_within_sigmas",
     "collectives",
     "count_compiles",

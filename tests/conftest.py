@@ -43,12 +43,20 @@ def pytest_unconfigure(config):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """Show the hostile-submission table (course/test_hostile.py) when this session wrote it."""
-    report = ROOT / "test-artifacts" / "hostile-report.txt"
+    """Show the hostile-submission table and the bypass table when this session wrote them."""
     started = getattr(config, "_started", None)
-    if report.is_file() and started is not None and report.stat().st_mtime >= started:
+    if started is None:
+        return
+    report = ROOT / "test-artifacts" / "hostile-report.txt"
+    if report.is_file() and report.stat().st_mtime >= started:
         terminalreporter.write_sep("=", "hostile submissions")
         terminalreporter.write(report.read_text())
+    # The bypass table (tests/bypass.py), for the sets course/test_autograde.py graded in this session.
+    graded = [p for p in sorted((ROOT / "test-artifacts" / "bypass").glob("*.md")) if p.stat().st_mtime >= started]
+    if graded:
+        terminalreporter.write_sep("=", "bypasses: the shortcut a student would try, per problem")
+        header = "| set | problem | skill graded | bypass tried | caught |\n|---|---|---|---|---|\n"
+        terminalreporter.write(header + "".join(p.read_text() for p in graded))
 
 
 # The longest tests start first (longest-processing-time-first), so that neither xdist worker

@@ -16,6 +16,16 @@ VARIANTS = {
             },
             "loses": {"test_standardize"},
         },
+        # Bypass: NumPy does the work, so nothing of it runs under jit, vmap or grad.
+        "standardize_numpy": {
+            "answers": {
+                "standardize": "def standardize(x):\n"
+                "    x = np.asarray(x, dtype=np.float32)\n"
+                "    return (x - x.mean(axis=0)) / x.std(axis=0)\n",
+            },
+            "loses": {"test_standardize"},
+            "bypass": "jax.numpy: traceable, so jit, vmap and grad apply",
+        },
         # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
         "safe_take_hardcoded": {
             "answers": {
@@ -30,13 +40,24 @@ VARIANTS = {
             "answers": {"safe_take": "def safe_take(x, idx, fill_value):\n    return x[idx]\n"},
             "loses": {"test_safe_take"},
         },
+        # Bypass: the right values, computed with NumPy.
+        "safe_take_numpy": {
+            "answers": {
+                "safe_take": "def safe_take(x, idx, fill_value):\n"
+                "    x, idx = np.asarray(x), np.asarray(idx)\n"
+                "    inside = (idx >= 0) & (idx < x.shape[0])\n"
+                "    return np.where(inside, x[np.clip(idx, 0, x.shape[0] - 1)], fill_value).astype(x.dtype)\n",
+            },
+            "loses": {"test_safe_take"},
+            "bypass": "jax.numpy: traceable, so jit, vmap and grad apply",
+        },
         # Correct but slow: the row loop itself.
         "pairwise_row_loop": {
             "answers": {
                 "pairwise": "def pairwise_sq_dists(x, y):\n"
                 "    return jnp.stack([jnp.sum((x[i] - y) ** 2, axis=1) for i in range(x.shape[0])])\n",
             },
-            "loses": {"test_pairwise_speed"},
+            "loses": {"test_pairwise", "test_pairwise_speed"},
         },
         # Correct but slow: a new jitted function, so a compilation, on every call.
         "pairwise_jit_every_call": {
@@ -46,6 +67,12 @@ VARIANTS = {
             },
             "loses": {"test_pairwise_speed"},
         },
+        # Bypass: jit around the row loop, which unrolls it into one program of a copy per row.
+        "pairwise_jit_of_loop": {
+            "answers": {"pairwise": "pairwise_sq_dists = jax.jit(pairwise_sq_dists_loop)\n"},
+            "loses": {"test_pairwise", "test_pairwise_speed"},
+            "bypass": "broadcasting instead of a Python loop",
+        },
         # Right values, but NumPy: it cannot be traced or jitted.
         "softmax_numpy": {
             "answers": {
@@ -54,6 +81,7 @@ VARIANTS = {
                 "    return e / np.sum(e, axis=-1, keepdims=True)\n",
             },
             "loses": {"test_softmax_stable"},
+            "bypass": "a stable softmax that JAX can trace",
         },
         # Right values for moderate inputs, nan for large ones.
         "softmax_unstable": {
@@ -125,6 +153,7 @@ VARIANTS = {
                 "    return jnp.asarray(a)\n",
             },
             "loses": {"test_recurrence_structure"},
+            "bypass": "a loop JAX can trace",
         },
         # Correct, constant-size program, but compiled anew on every call.
         "recurrence_jit_every_call": {
@@ -149,6 +178,7 @@ VARIANTS = {
                 "    return a\n",
             },
             "loses": {"test_recurrence_structure", "test_recurrence_speed"},
+            "bypass": "a loop compiled once (lax.fori_loop)",
         },
     },
     "03_tracing": {
@@ -248,6 +278,14 @@ VARIANTS = {
             },
             "loses": {"test_padded_compiles"},
         },
+        # Bypass: NumPy computes it, so nothing compiles at all.
+        "padded_numpy": {
+            "answers": {
+                "padded": "def masked_energy(x):\n    return np.float32(np.sum(np.asarray(x, np.float32) ** 2))\n",
+            },
+            "loses": {"test_padded_compiles"},
+            "bypass": "padding to a few shapes, computed by JAX",
+        },
         # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
         "gcd_hardcoded": {
             "answers": {"gcd": "def gcd(a, b):\n    return jnp.where(b == 0, a, 6).astype(jnp.int32)\n"},
@@ -263,6 +301,7 @@ VARIANTS = {
                 "    return jnp.int32(a)\n",
             },
             "loses": {"test_gcd_structure"},
+            "bypass": "lax.while_loop",
         },
         # Correct for these inputs, but always runs 64 steps instead of stopping when b is 0.
         "gcd_fixed_steps": {
@@ -434,10 +473,21 @@ VARIANTS = {
             },
             "loses": {"test_pi_reproducible", "test_pi_speed"},
         },
+        # Bypass: a NumPy generator seeded from the key's bits: reproducible, but no JAX randomness.
+        "pi_numpy_seeded_from_key": {
+            "answers": {
+                "pi": "def estimate_pi(key, n):\n"
+                "    rng = np.random.default_rng(np.asarray(jax.random.key_data(key)).tolist())\n"
+                "    x, y = rng.random((2, n))\n"
+                "    return 4.0 * np.mean(x * x + y * y <= 1.0)\n",
+            },
+            "loses": {"test_pi_reproducible"},
+            "bypass": "randomness from jax.random keys",
+        },
         # Correct but slow: the baseline itself.
         "pi_python_loop": {
             "answers": {"pi": "def estimate_pi(key, n):\n    return estimate_pi_loop(key, n)\n"},
-            "loses": {"test_pi_speed"},
+            "loses": {"test_pi_reproducible", "test_pi_speed"},
         },
         # Correct but slow: a new jitted function, so a compilation, on every call.
         "pi_jit_every_call": {
@@ -464,6 +514,12 @@ VARIANTS = {
             },
             "loses": {"test_batch_independent"},
         },
+        # Bypass: one draw for the whole batch: independent rows, but no key per example.
+        "batch_one_draw": {
+            "answers": {"batch": "def sample_batch(key, batch, d):\n    return jax.random.normal(key, (batch, d))\n"},
+            "loses": {"test_batch_independent"},
+            "bypass": "a key per example (split, then vmap)",
+        },
         # Rows look independent, but the parent key is used again after splitting.
         "batch_reuses_parent_key": {
             "answers": {
@@ -472,7 +528,7 @@ VARIANTS = {
                 "    samples = jax.vmap(lambda k: jax.random.normal(k, (d,)))(keys)\n"
                 "    return samples.at[0].set(jax.random.normal(key, (d,)))\n",
             },
-            "loses": {"test_batch_key_reuse"},
+            "loses": {"test_batch_independent", "test_batch_key_reuse"},
         },
         # Every layer drawn from the same key.
         "init_same_key": {
@@ -665,6 +721,23 @@ VARIANTS = {
                 "    return params, jnp.mean(losses)\n",
             },
             "loses": {"test_epoch"},
+        },
+        # Bypass: jit around a Python loop over minibatches, one copy of the step per minibatch.
+        "epoch_unrolled_under_jit": {
+            "answers": {
+                "epoch": "@jax.jit\n"
+                "def train_epoch(params, X, y, key, lr):\n"
+                "    perm = jax.random.permutation(key, X.shape[0])\n"
+                "    X, y = X[perm], y[perm]\n"
+                "    losses = []\n"
+                "    for b in range(X.shape[0] // BATCH):\n"
+                "        rows = slice(b * BATCH, (b + 1) * BATCH)\n"
+                "        params, loss = train_step(params, X[rows], y[rows], lr)\n"
+                "        losses.append(loss)\n"
+                "    return params, jnp.mean(jnp.stack(losses))\n",
+            },
+            "loses": {"test_epoch_compiles_once"},
+            "bypass": "an epoch compiled once, looping with lax.scan",
         },
         # Starts every epoch from the initial params: ten epochs train as much as one.
         "fit_forgets_params": {

@@ -5,7 +5,7 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 
 - Reference outputs: `check_close`, `check_reference`, `tolerance`.
 - Speed: `check_speedup`, `measure_speedup`, `timing_mode`; `baselines`, what speed is measured against.
-- Structure: `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
+- Structure: `check_traceable`, `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
   `check_primitives`, `check_pure`, `check_largest_intermediate`.
 - Devices: `check_collective`, `check_sharding`.
 - Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
@@ -36,6 +36,7 @@ from ._structure import (
     check_jitted,
     check_largest_intermediate,
     check_primitives,
+    check_traceable,
     count_compiles,
     equation_count,
     is_jitted,
@@ -78,6 +79,7 @@ __all__ = [
     "check_reproducible",
     "check_sharding",
     "check_speedup",
+    "check_traceable",
     "check_within_sigmas",
     "collectives",
     "count_compiles",

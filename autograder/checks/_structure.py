@@ -72,6 +72,13 @@ def is_jitted(f: Callable, *args: Any) -> bool:
     return len(eqns) == 1 and eqns[0].primitive.name == "jit"
 
 
+def check_traceable(
+    f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str = "your function", section: str | None = None
+) -> None:
+    """Check that JAX can trace `f(*args)`, as `jit`, `vmap` and `grad` must: jnp and lax, not NumPy."""
+    trace(f, *args, static_argnums=static_argnums, what=what)
+
+
 def check_jitted(f: Callable, *args: Any, what: str = "your function", section: str | None = None) -> None:
     """Check that `f` is compiled as a whole with `jax.jit`."""
     if not is_jitted(f, *args):
@@ -89,6 +96,7 @@ def check_jaxpr_constant(
     *,
     static_argnums: Sequence[int] = (),
     what: str = "your function",
+    hint: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that the jaxpr of `f(*make_args(n))` has as many equations for every `n`.
@@ -102,7 +110,7 @@ def check_jaxpr_constant(
         raise CheckFailed(
             f"the program JAX traces from {what} grows with the problem size ({shown} equations): "
             "a Python loop is being unrolled.",
-            hint="replace the Python loop with jax.lax.fori_loop or jax.lax.scan, or vectorise it.",
+            hint=hint or "replace the Python loop with jax.lax.fori_loop or jax.lax.scan, or vectorise it.",
             section=section,
         )
 
@@ -173,12 +181,20 @@ def check_compile_count(
     calls: Iterable[tuple],
     max_compiles: int,
     *,
+    at_least: int = 0,
     what: str = "your function",
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
-    """Check that `f` compiles at most `max_compiles` times over `calls`."""
+    """Check that `f` compiles at most `max_compiles` times over `calls`, and at least `at_least` times."""
     n = count_compiles(f, calls)
+    if n < at_least:
+        raise CheckFailed(
+            f"{what} compiled {n} times over these calls, so JAX did none of its work: the exercise asks for "
+            "jax.numpy and jax.jit, not NumPy.",
+            hint="compute with jnp inside a jitted function; NumPy is fine only for preparing its input.",
+            section=section,
+        )
     if n > max_compiles:
         raise CheckFailed(
             f"{what} compiled {n} times over these calls; at most {max_compiles} allowed.",

@@ -54,8 +54,8 @@ class Speedup:
         return self.baseline_seconds / max(self.candidate_seconds, 1e-12)
 
 
-class _BudgetExceeded(Exception):
-    pass
+class _BudgetExceeded(BaseException):
+    """Raised by the timer's alarm; not an Exception, so no `except Exception` in user or JAX code swallows it."""
 
 
 def _on_alarm(signum, frame):

@@ -122,3 +122,21 @@ def test_largest_intermediate_sees_the_hessian():
     ag.check_largest_intermediate(hvp_forward_over_reverse, x, v, max_elements=3000)
     with pytest.raises(ag.CheckFailed, match=r"shape \(300, 300\) \(90,000 elements"):
         ag.check_largest_intermediate(hvp_via_hessian, x, v, max_elements=3000, what="hvp")
+
+
+def test_numpy_code_is_not_traceable_and_jnp_code_is():
+    ag.check_traceable(plain, jnp.ones(3))
+    with pytest.raises(ag.CheckFailed, match="cannot be traced by JAX"):
+        ag.check_traceable(lambda x: np.asarray(x) * 2, jnp.ones(3))
+
+
+def test_a_loop_under_jit_still_grows_the_program():
+    loop = jax.jit(lambda x: jnp.stack([x[i] * 2 for i in range(x.shape[0])]))
+    with pytest.raises(ag.CheckFailed, match="grows with the problem size"):
+        ag.check_jaxpr_constant(loop, lambda n: (jnp.ones(n),), sizes=(4, 32), hint="vectorise")
+
+
+def test_code_that_compiles_nothing_is_not_jax():
+    ag.check_compile_count(jax.jit(plain), [(jnp.ones(3),)], 1, at_least=1)
+    with pytest.raises(ag.CheckFailed, match="compiled 0 times"):
+        ag.check_compile_count(lambda x: np.sin(x) * 2, [(np.ones(3),)], 1, at_least=1)

@@ -6,6 +6,7 @@ import html as html_lib
 import re
 import time
 
+import bypass
 import nbformat
 import pytest
 
@@ -47,6 +48,8 @@ def each_wrong_variant_loses_exactly_its_points(graded):
         expected = {test: 0.0 if test in variant["loses"] else full for test, full in points.items()}
         assert scores[name] == expected, f"variant {name}"
 
+
+BYPASS_ARTIFACTS = ROOT / "test-artifacts" / "bypass"
 
 # Timed, structural and statistical checks: each needs wrong variants that prove it can fail.
 SPECIAL_CHECKS = (
@@ -104,6 +107,20 @@ def feedback_keeps_messages_and_hides_test_code(graded):
     assert "CheckFailed: " in pages[hardcoded] and re.search(r"on (a )?hidden input", pages[hardcoded])
 
 
+def bypasses_lose_the_points_of_the_skill_they_skip(graded):
+    """Record this set's rows of the bypass table (tests/bypass.py), printed at the end of the run."""
+    assignment, _, scores = graded
+    caught = {
+        (assignment, name): all(scores[name][test] == 0.0 for test in variant["loses"])
+        for name, variant in VARIANTS[assignment].items()
+        if "bypass" in variant
+    }
+    table = [row for row in bypass.rows(caught) if row[0] == assignment]
+    BYPASS_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (BYPASS_ARTIFACTS / f"{assignment}.md").write_text(bypass.markdown(table).split("\n", 2)[2])
+    assert all(caught.values()), f"bypasses that kept points: {[n for (_, n), ok in caught.items() if not ok]}"
+
+
 # One test per assignment, so that its batch (the slow part) is graded once, whichever
 # pytest-xdist worker runs it; each claim about the batch is a subtest of its own.
 CLAIMS = [
@@ -112,6 +129,7 @@ CLAIMS = [
     each_wrong_variant_loses_exactly_its_points,
     every_timed_or_structural_problem_has_two_variants_that_fail_it,
     feedback_keeps_messages_and_hides_test_code,
+    bypasses_lose_the_points_of_the_skill_they_skip,
 ]
 
 
