@@ -98,7 +98,8 @@ def execute_submission(
 ) -> Execution:
     """Run a sanitized submission (nbformat JSON text) and return its executed JSON or a failure."""
     start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="jax-course-grade-") as scratch:
+    # Named after the grader, so that what a killed grader left behind can be found.
+    with tempfile.TemporaryDirectory(prefix=f"jax-course-grade-{os.getpid()}-") as scratch:
         folder = Path(scratch)
         (folder / "submission.ipynb").write_text(notebook)
         job = dict(

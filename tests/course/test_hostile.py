@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from hostile import ASSIGNMENT, CASES, TIMED_ASSIGNMENT, assignment_of, student_id, write_submission
-from support import ROOT, VENV_BIN, make_course
+from support import ROOT, VENV_BIN, left_behind, make_course
 
 pytestmark = pytest.mark.grading
 
@@ -83,7 +83,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     grade = [VENV_BIN / "jax-course", "grade", ASSIGNMENT, *limits]
     ledger = course / "grading" / ASSIGNMENT / "done"
     chance = random.Random(20261122)
-    kills = []
+    kills, orphans = [], []
     for _ in range(5):
         # Killed mid-batch however fast the machine: once it has finished one or two more submissions.
         wanted = len(list(ledger.glob("*.json"))) + chance.randint(1, 2)
@@ -93,6 +93,11 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
             time.sleep(0.05)
         grader.send_signal(signal.SIGKILL)
         grader.wait()
+        # Its drivers notice within moments and end with their kernels.
+        deadline = time.monotonic() + 20
+        while left_behind(grader.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        orphans += left_behind(grader.pid)
         kills.append(len(list(ledger.glob("*.json"))))
     final = subprocess.run(grade, cwd=course, capture_output=True, text=True, timeout=1800)
     assert final.returncode == 0, final.stdout[-3000:] + final.stderr[-3000:]
@@ -126,6 +131,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     _write_report(rows, kills)
 
     assert undeserved == [], f"undeserved points: {undeserved} (see {REPORT})"
+    assert orphans == [], f"processes a killed grader left running: {orphans}"
     assert sorted(entries) == sorted(student_id(c) for c in CASES), "a submission has no ledger entry"
     killed_batch = [c for c in CASES if assignment_of(c) == ASSIGNMENT]
     assert kills == sorted(set(kills)) and kills[-1] < len(killed_batch), f"not killed mid-batch each time: {kills}"
