@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ._convert import BatchAutograde, Submission, open_course, stopped_notebook
 from ._ledger import Ledger, Outcome
-from ._runner import Execution
+from ._runner import Execution, stop_forkserver
 from ._workers import Runner, on_cluster, on_this_machine
 
 
@@ -217,6 +217,7 @@ def grade(
         run.interrupted = True
     finally:
         signal.signal(signal.SIGTERM, previous)
+        stop_forkserver()
         if client is not None:
             client.close()
         os.chdir(here)
