@@ -121,14 +121,8 @@ def imported_names(source: str) -> dict[str, str]:
         tree = ast.parse(source)
     except SyntaxError:
         return {}
-    names = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                names[alias.asname or alias.name.split(".")[0]] = alias.name
-        elif isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    names: dict[str, str] = {}
+    _bind_imports(tree, names)
     return names
 
 
