@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jax.numpy as jnp
 import nbformat
 import psutil
 import pytest
@@ -74,6 +75,16 @@ def submit(course: Path, assignment: str, student: str, answers: dict[str, str])
     return path
 
 
+def jax_course_grade(course: Path, assignment: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run `jax-course grade` in a course; with `check`, fail showing its output unless it exits 0."""
+    done = subprocess.run(
+        [VENV_BIN / "jax-course", "grade", assignment, *args], cwd=course, capture_output=True, text=True, timeout=900
+    )
+    if check:
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
 def read_scores(course: Path, assignment: str) -> dict[str, dict[str, float]]:
     """`{student: {test grade_id: score}}` from the course's SQLite gradebook."""
     from nbgrader.api import Gradebook
@@ -106,3 +117,15 @@ def left_behind(grader: int) -> list[str]:
         if f"jax-course-grade-{grader}-" in (process.info["cwd"] or ""):
             found.append(f"{process.info['pid']} {process.info['name']}")
     return found
+
+
+# A function and its naive version, for the speed checks' own tests: the loop is about as slow
+# as the course's baselines, the function (jitted) far faster. (Inputs are made by each test:
+# a JAX array made here, at import, would start JAX before conftest sets the device count.)
+def selu(x, alpha=1.67, scale=1.05):
+    return scale * jnp.where(x > 0, x, alpha * jnp.exp(x) - alpha)
+
+
+def selu_loop(x):
+    """The naive answer: one Python iteration and several dispatches per element."""
+    return jnp.stack([selu(x[i]) for i in range(x.shape[0])])

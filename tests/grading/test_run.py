@@ -16,7 +16,7 @@ import pytest
 
 from autograder.grading._runner import WORKER_ENVIRONMENT
 
-from support import VENV_BIN, make_course, run, solution_sources, submit
+from support import VENV_BIN, jax_course_grade, make_course, run, solution_sources, submit
 from variants import VARIANTS
 
 pytestmark = pytest.mark.grading
@@ -26,12 +26,7 @@ ASSIGNMENT = "03_tracing"
 
 
 def _grade(course: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [VENV_BIN / "jax-course", "grade", ASSIGNMENT, *args], cwd=course, capture_output=True, text=True, timeout=900
-    )
-    if check:
-        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return done
+    return jax_course_grade(course, ASSIGNMENT, *args, check=check)
 
 
 def scores(db_url: str) -> dict[str, dict[str, float]]:

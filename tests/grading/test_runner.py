@@ -4,71 +4,33 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 
 from autograder.grading._runner import _exception_line, _failure, _running_cell
 
-from support import VENV_BIN, make_course, solution_sources, submit
-from variants import VARIANTS
+from support import jax_course_grade, make_course, solution_sources, submit
 
 ASSIGNMENT = "03_tracing"
 
 
-def _grade(course: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [VENV_BIN / "jax-course", "grade", ASSIGNMENT, *args], cwd=course, capture_output=True, text=True, timeout=900
-    )
-    if check:
-        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return done
-
-
-@pytest.fixture(scope="module")
-def batch(tmp_path_factory) -> Path:
-    """A course with a small batch: right, untouched, wrong, raising, unreadable (hanging ones: test_hostile)."""
-    course = make_course(tmp_path_factory.mktemp("batch"), ASSIGNMENT)
-    reference = solution_sources(ASSIGNMENT)
-    submit(course, ASSIGNMENT, "reference", reference)
-    submit(course, ASSIGNMENT, "untouched", {})
-    for name in list(VARIANTS[ASSIGNMENT])[:1]:
-        submit(course, ASSIGNMENT, name, {**reference, **VARIANTS[ASSIGNMENT][name]["answers"]})
-    first = next(iter(reference))
-    submit(course, ASSIGNMENT, "raising", {**reference, first: "raise ValueError('oops')"})
-    unreadable = course / "submitted" / "unreadable" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-    unreadable.parent.mkdir(parents=True)
-    unreadable.write_text('{"cells": [')
-    return course
-
-
-def _copy(batch: Path, into: Path) -> Path:
-    shutil.copytree(batch, into)
-    return into
-
-
-def _leftover_kernels(course: Path) -> list[int]:
+def _leftover_kernels() -> list[int]:
     """Processes still running in a grading scratch folder that has been deleted: a finished grade's."""
     found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            folder = os.readlink(entry / "cwd") if entry.name.isdigit() else ""
-        except OSError:
-            continue
-        if "jax-course-grade-" in folder and folder.endswith("(deleted)"):
-            found.append(int(entry.name))
+    for process in psutil.process_iter(["pid", "cwd"]):
+        folder = process.info["cwd"] or ""  # psutil drops the kernel's " (deleted)" suffix
+        if "jax-course-grade-" in folder and not os.path.isdir(folder):
+            found.append(process.info["pid"])
     return found
 
 
 @pytest.mark.grading
-def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(batch, tmp_path):
-    course = _copy(batch, tmp_path / "limits")
+def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(tmp_path):
+    course = make_course(tmp_path, ASSIGNMENT)
     reference = solution_sources(ASSIGNMENT)
     first = next(iter(reference))
-    shutil.rmtree(course / "submitted")
     submit(course, ASSIGNMENT, "reference", reference)
     # Under the per-cell timeout, over the whole-notebook one.
     submit(course, ASSIGNMENT, "slow", {**reference, first: reference[first] + "\nimport time\ntime.sleep(300)"})
@@ -76,7 +38,7 @@ def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(batch, tmp_path):
     submit(course, ASSIGNMENT, "hungry", {**reference, first: reference[first] + "\n" + hog})
 
     # 60 s: six times what the reference takes, for a machine busy with other tests.
-    _grade(course, "--timeout", "60", "--memory", "2500")
+    jax_course_grade(course, ASSIGNMENT, "--timeout", "60", "--memory", "2500")
 
     ledger = {p.stem: json.loads(p.read_text()) for p in (course / "grading" / ASSIGNMENT / "done").glob("*.json")}
     assert ledger["reference"]["status"] == "graded", ledger["reference"]
@@ -89,7 +51,7 @@ def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(batch, tmp_path):
         assert ledger[student]["status"] == "failed" and ledger[student]["score"] < ledger["reference"]["score"]
     graded = json.loads(next((course / "autograded" / "hungry").rglob("*.ipynb")).read_text())
     assert any("GradingStopped" in json.dumps(c.get("outputs", [])) for c in graded["cells"])
-    assert not _leftover_kernels(course)
+    assert not _leftover_kernels()
 
 
 def _stopped_notebook(folder, executed: int) -> None:
