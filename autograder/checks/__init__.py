@@ -6,7 +6,8 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Reference outputs: `check_close`, `check_reference`, `tolerance`.
 - Speed: `check_speedup`, `measure_speedup`, `timing_mode`; `baselines`, what speed is measured against.
 - Structure: `check_traceable`, `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
-  `check_primitives`, `check_pure`, `check_largest_intermediate`.
+  `check_primitives`, `check_pure`, `check_largest_intermediate`; `check_not_calling` (the library
+  one-liner a problem asks you to write yourself).
 - Devices: `check_collective`, `check_sharding`.
 - Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
   `check_independent_rows`.
@@ -26,6 +27,7 @@ from ._devices import check_collective, check_sharding, collectives
 from ._errors import CheckFailed, lecture_link
 from ._guard import guard as guard
 from ._guard import verify
+from ._library import check_not_calling, library_calls
 from ._purity import check_pure
 from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
 from ._reference import check_reference, load_reference, save_reference
@@ -73,6 +75,7 @@ __all__ = [
     "check_jitted",
     "check_largest_intermediate",
     "check_no_key_reuse",
+    "check_not_calling",
     "check_primitives",
     "check_pure",
     "check_reference",
@@ -90,6 +93,7 @@ __all__ = [
     "is_jitted",
     "largest_intermediate",
     "lecture_link",
+    "library_calls",
     "load_reference",
     "measure_speedup",
     "primitives",

@@ -1,0 +1,84 @@
+"""Which library functions a program was built with, read from where its jaxpr's equations came from."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ._errors import CheckFailed
+from ._structure import _walk, trace
+
+
+def _code_of(name: str) -> tuple[str, str, int]:
+    """`(file, function, first line)` of the JAX function a dotted public name like `jax.nn.softmax` names.
+
+    Resolved from JAX's own modules, and refused unless it lives in JAX's package: a name a cell
+    rebound to its own function is not the library's.
+    """
+    module_name, _, attribute = name.rpartition(".")
+    fn: Any = getattr(importlib.import_module(module_name), attribute)
+    for _ in range(8):
+        fn = inspect.unwrap(fn)
+        if hasattr(fn, "__code__"):
+            break
+        fn = getattr(fn, "__wrapped__", None) or getattr(fn, "__func__", None) or getattr(fn, "fun", None)
+    code = getattr(fn, "__code__", None)
+    # `sys.modules["jax"]` is one of the tools `guard()` trusts, so its folder is JAX's own.
+    jax_folder = os.path.dirname(sys.modules["jax"].__file__ or "") + os.sep
+    if code is None or not code.co_filename.startswith(jax_folder):
+        raise CheckFailed(
+            f"`{name}` is not JAX's own function any more: code in this notebook replaced it, so this check "
+            "cannot be trusted. Remove the code that rebinds it and run the notebook again."
+        )
+    return code.co_filename, code.co_qualname, code.co_firstlineno
+
+
+def library_calls(f: Callable, *args: Any, names: Iterable[str], static_argnums: Sequence[int] = ()) -> set[str]:
+    """Which of the dotted public JAX function `names` built any equation of the program of `f(*args)`.
+
+    Every equation keeps the Python stack it was traced from, so a call through a helper,
+    an alias (`from jax.nn import softmax as sm`) or a nested `jit` is seen too.
+    """
+    wanted = {_code_of(name): name for name in names}
+    jaxpr = trace(f, *args, static_argnums=static_argnums).jaxpr
+    found: set[str] = set()
+    seen_a_stack = False
+    for eqn in _walk(jaxpr):
+        traceback = eqn.source_info.traceback
+        if traceback is None:
+            continue
+        seen_a_stack = True
+        for frame in traceback.frames:
+            name = wanted.get((frame.file_name, frame.function_name, frame.function_start_line))
+            if name:
+                found.add(name)
+    if jaxpr.eqns and not seen_a_stack:
+        raise CheckFailed("JAX recorded no source for this program, so which functions built it cannot be checked.")
+    return found
+
+
+def check_not_calling(
+    f: Callable,
+    *args: Any,
+    names: Iterable[str],
+    static_argnums: Sequence[int] = (),
+    what: str = "your function",
+    hint: str | None = None,
+    section: str | None = None,
+) -> None:
+    """Check that none of the library functions `names` (dotted, like `"jax.nn.softmax"`) builds `f(*args)`.
+
+    For problems whose skill is writing what the library already has: the library's one-liner
+    gives the right numbers and skips the skill.
+    """
+    used = sorted(library_calls(f, *args, names=names, static_argnums=static_argnums))
+    if used:
+        raise CheckFailed(
+            f"{what} calls {', '.join(f'`{n}`' for n in used)}: this problem asks you to write it yourself.",
+            hint=hint or "build it from jnp operations, as the lecture does; the library's version is for later.",
+            section=section,
+        )

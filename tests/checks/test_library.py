@@ -1,0 +1,64 @@
+"""`check_not_calling` sees a library one-liner however it is reached, and only then."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax.nn import softmax as aliased_softmax
+from jax.scipy.special import logsumexp
+
+import autograder as ag
+
+pytestmark = pytest.mark.unit
+
+SOFTMAXES = ("jax.nn.softmax", "jax.nn.log_softmax", "jax.scipy.special.softmax")
+X = jnp.arange(12.0).reshape(3, 4)
+
+
+def by_hand(x):
+    e = jnp.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def through_logsumexp(x):
+    return jnp.exp(x - logsumexp(x, axis=-1, keepdims=True))
+
+
+def helper(x):
+    return aliased_softmax(x, axis=-1)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda x: jax.nn.softmax(x, axis=-1),
+        lambda x: helper(x),
+        jax.jit(helper),
+        lambda x: jnp.exp(jax.nn.log_softmax(x)),
+        lambda x: jax.scipy.special.softmax(x, axis=-1),
+    ],
+    ids=["direct", "through a helper and an alias", "inside jit", "log_softmax", "scipy"],
+)
+def test_a_library_softmax_is_seen(answer):
+    with pytest.raises(ag.CheckFailed, match="asks you to write it yourself"):
+        ag.check_not_calling(answer, X, names=SOFTMAXES, what="softmax")
+
+
+@pytest.mark.parametrize("answer", [by_hand, through_logsumexp, jax.jit(by_hand)])
+def test_a_softmax_written_by_hand_passes(answer):
+    ag.check_not_calling(answer, X, names=SOFTMAXES)
+    assert ag.library_calls(answer, X, names=SOFTMAXES) == set()
+
+
+def test_a_jitted_library_function_is_seen_after_its_cache_is_warm():
+    gcd_names = ["jax.numpy.gcd"]
+    a = jnp.array([12, 18])
+    jnp.gcd(a, a)  # traced before, as an earlier cell would
+    assert ag.library_calls(lambda a, b: jnp.gcd(a, b), a, a, names=gcd_names) == {"jax.numpy.gcd"}
+
+
+def test_a_rebound_library_name_makes_the_check_fail(monkeypatch):
+    monkeypatch.setattr(jax.nn, "softmax", by_hand)
+    with pytest.raises(ag.CheckFailed, match="not JAX's own function"):
+        ag.check_not_calling(by_hand, X, names=SOFTMAXES)
