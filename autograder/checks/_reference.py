@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._config import grader_seed, record_references_into, references_dir
-from ._compare import _as_numpy, _compare_leaves, _describe, _kind, _leaves
+from ._compare import _as_numpy, _compare_leaves, _describe, _kind, _leaves, input_magnitude
 from ._errors import CheckFailed
 
 # Read once, when the grader's first locked cell imports the package: a student
@@ -55,10 +55,12 @@ def load_reference(problem: str, root: Path | None = None) -> tuple[list[np.ndar
     return leaves, meta["kinds"], meta
 
 
-def check_reference(actual: Any, problem: str, *, what: str = "your result", section: str | None = None) -> None:
+def check_reference(
+    actual: Any, problem: str, *, what: str = "your result", inputs: Any = None, section: str | None = None
+) -> None:
     """Check `actual` against the stored reference output of `problem` (`"01_arrays/softmax"`).
 
-    When the solutions are being recorded, store `actual` instead.
+    When the solutions are being recorded, store `actual` instead. `inputs` as for `check_close`.
     """
     if _RECORD_DIR is not None:
         save_reference(problem, actual, Path(_RECORD_DIR))
@@ -81,4 +83,4 @@ def check_reference(actual: Any, problem: str, *, what: str = "your result", sec
             hint="return exactly the containers and keys the exercise asks for, with arrays as leaves.",
             section=section,
         )
-    _compare_leaves(what, act_paths, act_leaves, leaves, kinds, None, None, section)
+    _compare_leaves(what, act_paths, act_leaves, leaves, kinds, None, None, section, input_magnitude(inputs))

@@ -76,3 +76,22 @@ def test_an_object_that_claims_equality_is_still_compared_by_value():
 
     with pytest.raises(ag.CheckFailed, match="not numbers|not an array"):
         ag.check_close(Liar(), jnp.zeros(3))
+
+
+def test_inputs_of_large_magnitude_allow_the_rounding_they_carry():
+    """A softmax through logsumexp at inputs of 1000 is off by ~1.5e-5: the inputs' rounding, not a mistake."""
+    big = jnp.array([1000.0, 1000.0])
+    through_logsumexp = jnp.exp(big - jax.scipy.special.logsumexp(big))
+    with pytest.raises(ag.CheckFailed):
+        ag.check_close(through_logsumexp, jnp.array([0.5, 0.5]))
+    ag.check_close(through_logsumexp, jnp.array([0.5, 0.5]), inputs=big)
+    with pytest.raises(ag.CheckFailed, match="that the inputs' own rounding carries"):
+        ag.check_close(through_logsumexp + 1e-3, jnp.array([0.5, 0.5]), inputs={"x": big})
+
+
+def test_integer_and_small_inputs_add_no_allowance():
+    small = jnp.array([1.0, 2.0])
+    with pytest.raises(ag.CheckFailed):
+        ag.check_close(jnp.array([0.5 + 1e-4]), jnp.array([0.5]), inputs=small)
+    with pytest.raises(ag.CheckFailed):
+        ag.check_close(jnp.array([0.5 + 1e-4]), jnp.array([0.5]), inputs=jnp.array([10**6]))
