@@ -10,68 +10,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
+
+from traitlets.config.loader import PyFileConfigLoader
 
 from .._config import TIMING
 from ._calibrate import decide_timing
-
-_REREAD = re.compile(r"Reread: (\S+)")
-
-
-@dataclass(frozen=True)
-class ProblemResult:
-    """One graded test cell of a notebook, as a self-learner sees it."""
-
-    problem: str
-    test: str
-    points: float
-    max_points: float
-    message: str
-
-    @property
-    def passed(self) -> bool:
-        return self.points >= self.max_points
-
-    @property
-    def reread(self) -> str | None:
-        found = _REREAD.search(self.message)
-        return found.group(1) if found else None
-
-
-@dataclass(frozen=True)
-class SelfCheck:
-    notebook: Path
-    results: list[ProblemResult]
-    hidden_tests: bool
-    timing: str
-    timing_reason: str
-
-    @property
-    def score(self) -> tuple[float, float]:
-        return sum(r.points for r in self.results), sum(r.max_points for r in self.results)
-
-    def report(self) -> str:
-        got, total = self.score
-        tests = "visible and hidden tests" if self.hidden_tests else "visible tests only (no solutions/ folder found)"
-        lines = [f"Self-check of {self.notebook.name}: {tests}", ""]
-        width = max((len(r.problem) for r in self.results), default=10)
-        for r in self.results:
-            mark = "passed" if r.passed else "FAILED"
-            lines.append(f"  {mark}  {r.problem:<{width}}  {r.points:g}/{r.max_points:g}")
-            if not r.passed:
-                first = r.message.strip().splitlines()[0] if r.message.strip() else "the test did not run"
-                lines.append(f"          {first}")
-                if r.reread:
-                    lines.append(f"          Reread: {r.reread}")
-        lines += ["", f"Score: {got:g}/{total:g}. Timing checks: {self.timing} ({self.timing_reason})."]
-        return "\n".join(lines)
-
+from ._selfreport import CELL_TIMEOUT, NEVER_FINISHES, ProblemResult, SelfCheck, read_results
 
 # --- running ----------------------------------------------------------------------------------
 
@@ -87,57 +36,11 @@ def find_course(notebook: Path) -> tuple[Path | None, str]:
     return None, assignment
 
 
-def _problem_names(cells: list[dict]) -> dict[str, str]:
-    """Each test cell's grade_id -> the heading of the problem it belongs to."""
-    names, heading = {}, None
-    for cell in cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        source = "".join(cell.get("source", ""))
-        if cell.get("cell_type") == "markdown":
-            for line in source.splitlines():
-                if line.startswith("## "):
-                    heading = line[3:].strip()
-        elif meta.get("grade") and not meta.get("solution"):
-            names[meta["grade_id"]] = heading or meta["grade_id"]
-    return names
-
-
-def _error_message(cell: dict) -> str:
-    for output in cell.get("outputs", []):
-        if output.get("output_type") == "error":
-            name, value = output.get("ename", "Error"), output.get("evalue", "")
-            if name in ("CheckFailed", "AssertionError"):
-                return value or "a test failed"
-            if name == "NotImplementedError":
-                return "not answered yet (the cell still raises NotImplementedError)"
-            if name == "NameError":
-                return f"{value}: run the cell with your answer first, or check the name you defined"
-            return f"{name}: {value}"
-    return ""
-
-
-def _results(nb: dict, scores: dict[str, float] | None) -> list[ProblemResult]:
-    names = _problem_names(nb["cells"])
-    results = []
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.get("cell_type") != "code" or not meta.get("grade") or meta.get("solution"):
-            continue
-        message = _error_message(cell)
-        full = float(meta.get("points", 0))
-        points = scores.get(meta["grade_id"], 0.0) if scores is not None else (0.0 if message else full)
-        results.append(ProblemResult(names[meta["grade_id"]], meta["grade_id"], points, full, message))
-    return results
-
-
 def _run(command: list[str], cwd: Path, env: dict, what: str, timeout: float) -> None:
     try:
         done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise RuntimeError(
-            f"{what} took longer than {timeout:.0f} s and was stopped: look for an answer that never "
-            "finishes (an endless loop, or a loop over millions of elements in Python)."
-        ) from None
+        raise RuntimeError(f"{what} took longer than {timeout:.0f} s and was stopped: {NEVER_FINISHES}.") from None
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
         raise RuntimeError(f"{what} failed:\n{tail}")
@@ -160,7 +63,8 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict, t
         with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
             notebook_grades = gb.find_submission_notebook(assignment, assignment, "you")
             scores = {grade.name: float(grade.score) for grade in notebook_grades.grades}
-    return _results(graded, scores)
+        config = PyFileConfigLoader("nbgrader_config.py", str(course)).load_config()
+    return read_results(graded, scores, float(config.Execute.get("timeout", CELL_TIMEOUT)))
 
 
 def _visible_only(notebook: Path, env: dict, timeout: float) -> list[ProblemResult]:
@@ -173,7 +77,8 @@ def _visible_only(notebook: Path, env: dict, timeout: float) -> list[ProblemResu
     try:
         client = nbclient.NotebookClient(
             nb,
-            timeout=timeout,
+            timeout=min(timeout, CELL_TIMEOUT),
+            interrupt_on_timeout=True,
             kernel_name="python3",
             allow_errors=True,
             resources={"metadata": {"path": str(notebook.parent)}},
@@ -185,7 +90,7 @@ def _visible_only(notebook: Path, env: dict, timeout: float) -> list[ProblemResu
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
-    return _results(json.loads(nbformat.writes(nb)), None)
+    return read_results(json.loads(nbformat.writes(nb)), None, min(timeout, CELL_TIMEOUT))
 
 
 def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfCheck:

@@ -84,3 +84,14 @@ def test_a_notebook_that_never_finishes_is_stopped_with_a_clear_message(tmp_path
         RuntimeError, match="took longer than 1 s and was stopped: look for an answer that never finishes"
     ):
         _run(["sleep", "30"], tmp_path, {}, "Grading", timeout=1)
+
+
+@pytest.mark.grading
+def test_an_answer_stopped_by_the_cell_limit_is_named_and_the_other_problems_keep_their_points(in_course):
+    config = in_course.parents[1] / "nbgrader_config.py"
+    config.write_text(config.read_text().replace("c.Execute.timeout = 120", "c.Execute.timeout = 5"))
+    hanging = {**solution_sources(ASSIGNMENT), "affine": "import time\n\ntime.sleep(600)\n"}
+    result = check_notebook(answered_copy(in_course, hanging))
+    affine = [r for r in result.results if r.test.startswith("test_affine")]
+    assert affine and all("cell affine was stopped" in r.message and "limit of 5 s" in r.message for r in affine)
+    assert all(r.passed for r in result.results if r not in affine), result.report()

@@ -1,0 +1,127 @@
+"""A self-check's results: each test cell's verdict, in words a self-learner can act on."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_REREAD = re.compile(r"Reread: (\S+)")
+
+
+@dataclass(frozen=True)
+class ProblemResult:
+    """One graded test cell of a notebook, as a self-learner sees it."""
+
+    problem: str
+    test: str
+    points: float
+    max_points: float
+    message: str
+
+    @property
+    def passed(self) -> bool:
+        return self.points >= self.max_points
+
+    @property
+    def reread(self) -> str | None:
+        found = _REREAD.search(self.message)
+        return found.group(1) if found else None
+
+
+@dataclass(frozen=True)
+class SelfCheck:
+    notebook: Path
+    results: list[ProblemResult]
+    hidden_tests: bool
+    timing: str
+    timing_reason: str
+
+    @property
+    def score(self) -> tuple[float, float]:
+        return sum(r.points for r in self.results), sum(r.max_points for r in self.results)
+
+    def report(self) -> str:
+        got, total = self.score
+        tests = "visible and hidden tests" if self.hidden_tests else "visible tests only (no solutions/ folder found)"
+        lines = [f"Self-check of {self.notebook.name}: {tests}", ""]
+        width = max((len(r.problem) for r in self.results), default=10)
+        for r in self.results:
+            mark = "passed" if r.passed else "FAILED"
+            lines.append(f"  {mark}  {r.problem:<{width}}  {r.points:g}/{r.max_points:g}")
+            if not r.passed:
+                first = r.message.strip().splitlines()[0] if r.message.strip() else "the test did not run"
+                lines.append(f"          {first}")
+                if r.reread:
+                    lines.append(f"          Reread: {r.reread}")
+        lines += ["", f"Score: {got:g}/{total:g}. Timing checks: {self.timing} ({self.timing_reason})."]
+        return "\n".join(lines)
+
+
+def _problem_names(cells: list[dict]) -> dict[str, str]:
+    """Each test cell's grade_id -> the heading of the problem it belongs to."""
+    names, heading = {}, None
+    for cell in cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        source = "".join(cell.get("source", ""))
+        if cell.get("cell_type") == "markdown":
+            for line in source.splitlines():
+                if line.startswith("## "):
+                    heading = line[3:].strip()
+        elif meta.get("grade") and not meta.get("solution"):
+            names[meta["grade_id"]] = heading or meta["grade_id"]
+    return names
+
+
+# The course's limit per cell (nbgrader_config.py's Execute.timeout), for a lone notebook too.
+CELL_TIMEOUT = 120.0
+NEVER_FINISHES = (
+    "look for an answer that never finishes (an endless loop, or a loop over millions of elements in Python)"
+)
+
+
+def _error(cell: dict) -> tuple[str, str] | None:
+    return next(
+        (
+            (o.get("ename", "Error"), o.get("evalue", ""))
+            for o in cell.get("outputs", [])
+            if o.get("output_type") == "error"
+        ),
+        None,
+    )
+
+
+def _error_message(cell: dict, cell_timeout: float, stopped: str | None) -> str:
+    name, value = _error(cell) or ("", "")
+    if name in ("CheckFailed", "AssertionError"):
+        return value or "a test failed"
+    if name == "NotImplementedError":
+        return "not answered yet (the cell still raises NotImplementedError)"
+    if name == "KeyboardInterrupt":
+        return f"stopped: this test ran longer than the limit of {cell_timeout:g} s per cell; {NEVER_FINISHES}"
+    if name == "NameError" and stopped:
+        return (
+            f"{value}: cell {stopped} was stopped after running longer than the limit of {cell_timeout:g} s per "
+            f"cell, so what it defines does not exist; {NEVER_FINISHES}"
+        )
+    if name == "NameError":
+        return f"{value}: run the cell with your answer first, or check the name you defined"
+    return f"{name}: {value}" if name else ""
+
+
+def read_results(nb: dict, scores: dict[str, float] | None, cell_timeout: float = CELL_TIMEOUT) -> list[ProblemResult]:
+    names = _problem_names(nb["cells"])
+    results, stopped = [], None
+    for number, cell in enumerate(nb["cells"], 1):
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.get("cell_type") != "code":
+            continue
+        if not meta.get("grade") or meta.get("solution"):
+            if (_error(cell) or ("",))[0] == "KeyboardInterrupt":
+                stopped = meta.get("grade_id") or f"number {number}"
+            continue
+        message = _error_message(cell, cell_timeout, stopped)
+        full = float(meta.get("points", 0))
+        points = scores.get(meta["grade_id"], 0.0) if scores is not None else (0.0 if message else full)
+        results.append(ProblemResult(names[meta["grade_id"]], meta["grade_id"], points, full, message))
+    return results

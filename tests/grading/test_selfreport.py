@@ -1,0 +1,45 @@
+"""A self-check's results say why each test lost its points, a cell stopped by the time limit included."""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.grading._selfreport import read_results
+
+pytestmark = pytest.mark.unit
+
+
+def cell(grade_id, *, test, error=None, source=""):
+    meta = {"grade": test, "solution": not test, "grade_id": grade_id, "points": 1 if test else 0}
+    outputs = [{"output_type": "error", "ename": error[0], "evalue": error[1], "traceback": []}] if error else []
+    return {"cell_type": "code", "source": source, "metadata": {"nbgrader": meta}, "outputs": outputs}
+
+
+def notebook(*cells):
+    heading = {"cell_type": "markdown", "source": "## Problem 1: a loop (1 point)", "metadata": {}}
+    return {"cells": [heading, *cells]}
+
+
+def test_a_test_cell_stopped_by_the_limit_names_the_limit():
+    nb = notebook(cell("answer", test=False), cell("test_answer", test=True, error=("KeyboardInterrupt", "")))
+    (result,) = read_results(nb, None, cell_timeout=120)
+    assert not result.passed
+    assert "ran longer than the limit of 120 s per cell" in result.message and "never finishes" in result.message
+
+
+def test_an_answer_cell_stopped_by_the_limit_is_named_in_the_tests_that_need_it():
+    nb = notebook(
+        cell("answer", test=False, error=("KeyboardInterrupt", "")),
+        cell("test_answer", test=True, error=("NameError", "name 'loop' is not defined")),
+    )
+    (result,) = read_results(nb, None, cell_timeout=30)
+    assert "cell answer was stopped after running longer than the limit of 30 s per cell" in result.message
+    assert "name 'loop' is not defined" in result.message
+
+
+def test_a_name_error_without_a_stopped_cell_says_to_run_the_answer():
+    nb = notebook(
+        cell("answer", test=False), cell("test_answer", test=True, error=("NameError", "name 'f' is not defined"))
+    )
+    (result,) = read_results(nb, None)
+    assert "run the cell with your answer first" in result.message and "stopped" not in result.message
