@@ -64,6 +64,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 _LONGEST_FIRST = [
     "test_hostile.py",
     "test_autograde.py",
+    "test_fresh_process.py",
     "test_run.py",
     "test_binder.py",
     "test_colab_install.py",

@@ -1,0 +1,120 @@
+"""A test cell's verdict does not depend on what ran before it.
+
+Each test cell is run alone in a fresh process, after every cell that is not a test (setup,
+given code, answers), and must give the verdict the whole notebook gives it: the reference
+passes every test; a variant fails exactly the tests it `loses` (which course/test_autograde.py
+proves for the whole notebook under the real nbgrader).
+
+Which runs: every test cell of the reference, and for each variant the test cells that use the
+answers it changes (those between a changed answer cell and the next answer cell). The fresh
+process is forked from one that has imported JAX, NumPy and the checks and run nothing else
+(a grading kernel before its first cell: JAX's backend not yet started), then runs the
+kernel's `guard()` and the cells. A new Jupyter kernel per run would cost about two seconds
+of CPU more, for each of some two hundred runs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+
+import nbformat
+import pytest
+from bypass import problems
+
+from support import ASSIGNMENTS, ROOT, solution_sources
+from variants import VARIANTS
+
+pytestmark = pytest.mark.grading
+
+# Imports only: JAX's backend starts in each forked run, where a notebook's first operation starts it.
+_PRELOAD = ["jax", "jax.numpy", "numpy", "autograder", "autograder.checks", "nbformat"]
+
+
+def _grade_id(cell) -> str | None:
+    return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+
+def _is_test(cell) -> bool:
+    meta = cell.metadata.get("nbgrader", {})
+    return bool(meta.get("grade")) and not meta.get("solution")
+
+
+def _tests_using_each_answer(assignment: str) -> dict[str, list[str]]:
+    """For each answer cell's grade_id, the test cells between it and the next answer cell."""
+    nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    using: dict[str, list[str]] = {}
+    answer = None
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            answer = _grade_id(cell)
+            using[answer] = []
+        elif _is_test(cell) and answer:
+            using[answer].append(_grade_id(cell))
+    return using
+
+
+def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:
+    """`(submission, answers, test cell, passes)` for each run this module makes."""
+    reference = solution_sources(assignment)
+    every_test = [test for _, tests in problems(assignment) for test in tests]
+    for test in every_test:
+        yield "reference", reference, test, True
+    using = _tests_using_each_answer(assignment)
+    for name, variant in VARIANTS[assignment].items():
+        touched = {test for answer in variant["answers"] for test in using.get(answer, [])}
+        for test in [t for t in every_test if t in touched]:
+            yield name, {**reference, **variant["answers"]}, test, test not in variant["loses"]
+
+
+def alone(assignment: str, answers: dict[str, str], test: str) -> list[str]:
+    """The sources of every code cell that is not a test, with `answers`, then of `test`."""
+    nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    kept, last = [], None
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        source = answers.get(_grade_id(cell), cell.source)
+        if _grade_id(cell) == test:
+            last = source
+        elif not _is_test(cell):
+            kept.append(source)
+    assert last is not None, f"{assignment} has no test cell {test}"
+    return [*kept, last]
+
+
+def _run_cells(sources: list[str]) -> tuple[str, str]:
+    """In a fresh process: the kernel's `guard()`, then each cell; `("passed" | "failed" | "broke", error)`."""
+    import autograder.checks
+
+    autograder.checks.guard()
+    namespace = {"__name__": "__main__"}
+    for number, source in enumerate(sources):
+        try:
+            exec(compile(source, f"<cell {number}>", "exec"), namespace)
+        except BaseException as error:  # a test cell's verdict, whatever it raised
+            outcome = "failed" if number == len(sources) - 1 else "broke"
+            return outcome, f"{type(error).__name__}: {error}"
+    return "passed", ""
+
+
+def fresh_processes() -> ProcessPoolExecutor:
+    """A pool whose every task runs in a new process forked from a server that only imported `_PRELOAD`."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(_PRELOAD)
+    return ProcessPoolExecutor(max_workers=1, mp_context=context, max_tasks_per_child=1)
+
+
+@pytest.mark.parametrize("assignment", sorted(ASSIGNMENTS, reverse=True))
+def test_each_test_cell_alone_in_a_fresh_process_gives_the_notebooks_verdict(assignment, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where a notebook's cells would write, as the kernel's folder
+    differ = []
+    with fresh_processes() as pool:
+        for submission, answers, test, passes in runs(assignment):
+            outcome, error = pool.submit(_run_cells, alone(assignment, answers, test)).result(timeout=300)
+            assert outcome != "broke", f"{submission}/{test}: a cell before the test failed: {error}"
+            if (outcome == "passed") != passes:
+                whole = "passes" if passes else "fails"
+                differ.append(f"{submission}/{test}: {whole} after the whole notebook; alone, {error or 'passes'}")
+    assert not differ, "verdicts that depend on earlier cells:\n" + "\n".join(differ)
