@@ -118,3 +118,17 @@ def test_each_test_cell_alone_in_a_fresh_process_gives_the_notebooks_verdict(ass
                 whole = "passes" if passes else "fails"
                 differ.append(f"{submission}/{test}: {whole} after the whole notebook; alone, {error or 'passes'}")
     assert not differ, "verdicts that depend on earlier cells:\n" + "\n".join(differ)
+
+
+def test_a_check_that_counts_what_earlier_cells_left_gets_another_verdict_alone():
+    """The defect this module looks for: a compile count taken as cache growth passes alone, fails after."""
+    setup = "import jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda x: x + 1)"
+    earlier_test = "f(jnp.ones(3))"
+    cache_growth = (
+        "before = f._cache_size()\nf(jnp.ones(3))\nassert f._cache_size() - before == 1, 'no compilation seen'"
+    )
+    with fresh_processes() as pool:
+        after_whole_notebook = pool.submit(_run_cells, [setup, earlier_test, cache_growth]).result(timeout=120)
+        alone = pool.submit(_run_cells, [setup, cache_growth]).result(timeout=120)
+    assert after_whole_notebook == ("failed", "AssertionError: no compilation seen")
+    assert alone == ("passed", "")
