@@ -48,13 +48,13 @@ class SelfCheck:
         width = max((len(r.problem) for r in self.results), default=10)
         for r in self.results:
             mark = "passed" if r.passed else "FAILED"
-            lines.append(f"  {mark}  {r.problem:<{width}}  {r.points:g}/{r.max_points:g}")
+            lines.append(f"  {mark}  {r.problem:<{width}}  {r.points:g}/{r.max_points:g}  ({r.test})")
             if not r.passed:
-                first = r.message.strip().splitlines()[0] if r.message.strip() else "the test did not run"
-                lines.append(f"          {first}")
-                if r.reread:
-                    lines.append(f"          Reread: {r.reread}")
-        lines += ["", f"Score: {got:g}/{total:g}. Timing checks: {self.timing} ({self.timing_reason})."]
+                # The whole message, as the notebook shows it: JAX's explanation, "Try:" and "Reread:" lines too.
+                message = r.message.strip() or "the test did not run"
+                lines += [f"          {line}" for line in message.splitlines()]
+        only = "" if self.hidden_tests else " (visible tests only: the hidden tests did not run)"
+        lines += ["", f"Score: {got:g}/{total:g}{only}. Timing checks: {self.timing} ({self.timing_reason})."]
         return "\n".join(lines)
 
 

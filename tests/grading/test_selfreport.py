@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from autograder.grading._selfreport import read_results
@@ -43,3 +45,15 @@ def test_a_name_error_without_a_stopped_cell_says_to_run_the_answer():
     )
     (result,) = read_results(nb, None)
     assert "run the cell with your answer first" in result.message and "stopped" not in result.message
+
+
+def test_the_report_shows_the_whole_message_the_test_name_and_what_ran():
+    from autograder.grading._selfreport import SelfCheck
+
+    message = "softmax differs at 2 of 4 positions.\nTry: subtract the maximum first.\nReread: course/01_arrays.ipynb#x"
+    nb = notebook(cell("answer", test=False), cell("test_softmax", test=True, error=("CheckFailed", message)))
+    report = SelfCheck(Path("01_arrays.ipynb"), read_results(nb, None), False, "advisory", "a laptop").report()
+    assert "(test_softmax)" in report
+    for line in message.splitlines():
+        assert f"          {line}" in report
+    assert "Score: 0/1 (visible tests only: the hidden tests did not run)." in report
