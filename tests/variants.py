@@ -107,7 +107,57 @@ VARIANTS = {
             },
             "loses": {"test_scatter_add"},
         },
-        # Right result, but the caller's params change under it.
+        # Bypass: NumPy's np.add.at on a copy: right values, but no JAX program to jit, vmap or differentiate.
+        "scatter_add_numpy": {
+            "answers": {
+                "scatter_add": "def scatter_add(x, idx, values):\n"
+                "    out = np.array(x)\n"
+                "    np.add.at(out, np.asarray(idx), np.asarray(values))\n"
+                "    return jnp.asarray(out)\n",
+            },
+            "loses": {"test_scatter_add"},
+            "bypass": "one .at[].add for every index, in JAX",
+        },
+        # Bypass: one .at[].add per index in a Python loop: right values, one copy of the update per index.
+        "scatter_add_python_loop": {
+            "answers": {
+                "scatter_add": "def scatter_add(x, idx, values):\n"
+                "    for i, v in zip(idx, values):\n"
+                "        x = x.at[i].add(v)\n"
+                "    return x\n",
+            },
+            "loses": {"test_scatter_add"},
+            "bypass": "one .at[].add for every index, in JAX",
+        },
+        # Correct, written another way: the sums per index with segment_sum, added to x; parameters
+        # updated by a recursive dict comprehension instead of jax.tree.map.
+        "scatter_add_segment_sum_sgd_recursive": {
+            "answers": {
+                "scatter_add": "def scatter_add(x, idx, values):\n"
+                "    return x + jax.ops.segment_sum(values, idx, num_segments=x.shape[0])\n",
+                "sgd_update": "def sgd_update(params, grads, lr):\n"
+                "    return {k: sgd_update(v, grads[k], lr) if isinstance(v, dict) else v - lr * grads[k]\n"
+                "            for k, v in params.items()}\n",
+            },
+            "loses": set(),
+            "alternative": "segment_sum plus x; a recursive dict comprehension instead of jax.tree.map",
+        },
+        # Bypass: written for the two levels of the examples, not for any depth as jax.tree.map is.
+        "sgd_two_levels": {
+            "answers": {
+                "sgd_update": "def sgd_update(params, grads, lr):\n"
+                "    new = {}\n"
+                "    for k, v in params.items():\n"
+                "        if isinstance(v, dict):\n"
+                "            new[k] = {kk: vv - lr * grads[k][kk] for kk, vv in v.items()}\n"
+                "        else:\n"
+                "            new[k] = v - lr * grads[k]\n"
+                "    return new\n",
+            },
+            "loses": {"test_sgd_update"},
+            "bypass": "an update of a pytree of any depth",
+        },
+        # Bypass: the caller's params change under it (the right result, updated in place).
         "sgd_mutates_input": {
             "answers": {
                 "sgd_update": "def sgd_update(params, grads, lr):\n"
@@ -119,6 +169,7 @@ VARIANTS = {
                 "    return params\n",
             },
             "loses": {"test_sgd_pure"},
+            "bypass": "new parameters, the caller's left unchanged",
         },
         # Right result, but state kept in a global.
         "sgd_global_counter": {
@@ -142,7 +193,7 @@ VARIANTS = {
             },
             "loses": {"test_recurrence_structure", "test_recurrence_speed"},
         },
-        # Correct and fast, but a NumPy loop that JAX cannot trace.
+        # Bypass: correct and fast, but a NumPy loop that JAX cannot trace.
         "recurrence_numpy_loop": {
             "answers": {
                 "recurrence": "def recurrence(a0, a1, c1, c2, n):\n"
@@ -152,7 +203,7 @@ VARIANTS = {
                 "        a[i] = c1 * a[i - 1] + c2 * a[i - 2]\n"
                 "    return jnp.asarray(a)\n",
             },
-            "loses": {"test_recurrence_structure"},
+            "loses": {"test_recurrence", "test_recurrence_structure"},
             "bypass": "a loop JAX can trace",
         },
         # Correct, constant-size program, but compiled anew on every call.
@@ -179,6 +230,22 @@ VARIANTS = {
             },
             "loses": {"test_recurrence_structure", "test_recurrence_speed"},
             "bypass": "a loop compiled once (lax.fori_loop)",
+        },
+        # Correct, written another way: lax.scan carries the last two values and stacks the new ones.
+        "recurrence_scan": {
+            "answers": {
+                "recurrence": "@partial(jax.jit, static_argnames='n')\n"
+                "def recurrence(a0, a1, c1, c2, n):\n"
+                "    def step(carry, _):\n"
+                "        before, last = carry\n"
+                "        new = c1 * last + c2 * before\n"
+                "        return (last, new), new\n"
+                "    first = jnp.array([a0, a1], dtype=jnp.float32)\n"
+                "    _, rest = lax.scan(step, (first[0], first[1]), length=n - 2)\n"
+                "    return jnp.concatenate([first, rest])\n",
+            },
+            "loses": set(),
+            "alternative": "lax.scan instead of lax.fori_loop",
         },
     },
     "03_tracing": {
