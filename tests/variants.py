@@ -249,6 +249,12 @@ VARIANTS = {
         },
     },
     "03_tracing": {
+        # Bypass: the right values from NumPy: nothing JAX can trace, so no jaxpr to read either.
+        "affine_numpy": {
+            "answers": {"affine": "def affine(W, x, b):\n    return np.asarray(W) @ np.asarray(x) + np.asarray(b)\n"},
+            "loses": {"test_affine", "test_affine_jaxpr"},
+            "bypass": "an affine map JAX can trace, read from its jaxpr",
+        },
         # Passes the visible test by returning its expected output: the hidden tests catch it.
         "affine_hardcoded": {
             "answers": {"affine": "def affine(W, x, b):\n    return jnp.array([-0.5, -0.5, -0.5])\n"},
@@ -288,10 +294,37 @@ VARIANTS = {
             },
             "loses": {"test_pure_check"},
         },
-        # The counter increment changes state, but stores no tracer.
-        "leak_wrong_line": {
-            "answers": {"leak": "LEAKING_LINE = 1\n"},
+        # Bypass: the new signature around the old impure function, whose global counter counts traces.
+        "pure_wraps_impure": {
+            "answers": {
+                "pure": "def scale_by_calls_pure(calls, x):\n    return calls + 1, scale_by_calls(x)\n",
+            },
+            "loses": {"test_pure", "test_pure_check"},
+            "bypass": "state passed in and returned, nothing changed outside",
+        },
+        # Bypass: returns the input as asked, but still keeps it on self, where the tracer outlives the call.
+        "leak_still_stored": {
+            "answers": {
+                "leak": "class FixedModel(Model):\n"
+                "    def apply(self, x):\n"
+                "        self.last_input = x\n"
+                "        return jnp.tanh(x * self.scale), x\n",
+            },
             "loses": {"test_leak"},
+            "bypass": "a method that keeps no traced value",
+        },
+        # Correct, written another way: jnp.dot for the product; the counter named anew; an apply with
+        # no side effects at all.
+        "affine_dot_pure_apply": {
+            "answers": {
+                "affine": "def affine(W, x, b):\n    return jnp.dot(W, x) + b\n",
+                "pure": "def scale_by_calls_pure(calls, x):\n    new_calls = calls + 1\n    return new_calls, new_calls * x\n",
+                "leak": "class FixedModel(Model):\n"
+                "    def apply(self, x):\n"
+                "        return jnp.tanh(x * self.scale), x\n",
+            },
+            "loses": set(),
+            "alternative": "jnp.dot instead of @; an apply with no side effects at all",
         },
     },
     "04_jit": {
