@@ -328,6 +328,24 @@ VARIANTS = {
         },
     },
     "04_jit": {
+        # Bypass: a NumPy loop: right values and fast, but nothing JAX can trace or compile.
+        "logistic_numpy": {
+            "answers": {
+                "logistic": "def logistic_map(x, r, steps):\n"
+                "    x = np.asarray(x, dtype=np.float32)\n"
+                "    for _ in range(steps):\n"
+                "        x = r * x * (1.0 - x)\n"
+                "    return x\n",
+            },
+            "loses": {"test_logistic", "test_logistic_speed"},
+            "bypass": "a chain of steps JAX traces and compiles once (jax.jit)",
+        },
+        # Correct, written another way: jit around the eager loop, unrolled into one program of 50 steps.
+        "logistic_jit_of_eager_loop": {
+            "answers": {"logistic": "logistic_map = jax.jit(logistic_map_eager, static_argnames='steps')\n"},
+            "loses": set(),
+            "alternative": "jax.jit around the Python loop (unrolled) instead of lax.fori_loop",
+        },
         # Correct but slow: the eager loop itself.
         "logistic_eager": {
             "answers": {
@@ -359,31 +377,47 @@ VARIANTS = {
                 "        _seen[key] = x\n"
                 "    return _seen[key]\n",
             },
-            "loses": {"test_logistic_speed"},
+            "loses": {"test_logistic", "test_logistic_speed"},
         },
         # Correct, but every new length compiles.
         "padded_plain_jit": {
-            "answers": {"padded": "masked_energy = jax.jit(lambda x: jnp.sum(x ** 2))\n"},
+            "answers": {"padded": "masked_energy = jax.jit(lambda x: jnp.sum((x - jnp.mean(x)) ** 2))\n"},
             "loses": {"test_padded_compiles"},
         },
         # Pads to two sizes, but with eager jnp.pad, which compiles for every input shape.
         "padded_with_jnp_pad": {
             "answers": {
                 "padded": "@jax.jit\n"
-                "def _energy(padded):\n"
-                "    return jnp.sum(padded ** 2)\n\n"
+                "def _energy(padded, n):\n"
+                "    mask = jnp.arange(padded.shape[0]) < n\n"
+                "    mean = jnp.sum(jnp.where(mask, padded, 0.0)) / n\n"
+                "    return jnp.sum(jnp.where(mask, (padded - mean) ** 2, 0.0))\n\n"
                 "def masked_energy(x):\n"
                 "    size = 16 if len(x) <= 16 else 64\n"
-                "    return _energy(jnp.pad(jnp.asarray(x), (0, size - len(x))))\n",
+                "    return _energy(jnp.pad(jnp.asarray(x), (0, size - len(x))), len(x))\n",
             },
             "loses": {"test_padded_compiles"},
+        },
+        # Pads to two sizes and compiles twice, but does not mask: the zeros move the mean and add to the sum.
+        "padded_unmasked": {
+            "answers": {
+                "padded": "@jax.jit\n"
+                "def _energy(padded, n):\n"
+                "    return jnp.sum((padded - jnp.sum(padded) / n) ** 2)\n\n"
+                "def masked_energy(x):\n"
+                "    size = 16 if len(x) <= 16 else 64\n"
+                "    return _energy(np.pad(np.asarray(x, np.float32), (0, size - len(x))), np.int32(len(x)))\n",
+            },
+            "loses": {"test_padded"},
         },
         # Bypass: NumPy computes it, so nothing compiles at all.
         "padded_numpy": {
             "answers": {
-                "padded": "def masked_energy(x):\n    return np.float32(np.sum(np.asarray(x, np.float32) ** 2))\n",
+                "padded": "def masked_energy(x):\n"
+                "    x = np.asarray(x, np.float32)\n"
+                "    return np.float32(np.sum((x - x.mean()) ** 2))\n",
             },
-            "loses": {"test_padded_compiles"},
+            "loses": {"test_padded", "test_padded_compiles"},
             "bypass": "padding to a few shapes, computed by JAX",
         },
         # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
@@ -400,8 +434,34 @@ VARIANTS = {
                 "        a, b = b, a % b\n"
                 "    return jnp.int32(a)\n",
             },
-            "loses": {"test_gcd_structure"},
+            "loses": {"test_gcd", "test_gcd_structure"},
             "bypass": "lax.while_loop",
+        },
+        # Bypass: the library's gcd (a while_loop inside): right values, but no loop written.
+        "gcd_jnp": {
+            "answers": {"gcd": "gcd = jnp.gcd\n"},
+            "loses": {"test_gcd", "test_gcd_structure"},
+            "bypass": "Euclid's loop written with lax.while_loop",
+        },
+        # Correct, written another way: the length masked with sum(where=); Euclid's state in a dict.
+        "padded_sum_where_gcd_dict_state": {
+            "answers": {
+                "padded": "BUCKETS = (16, 64)\n\n"
+                "@jax.jit\n"
+                "def _energy(padded, n):\n"
+                "    mask = jnp.arange(padded.shape[0]) < n\n"
+                "    mean = jnp.sum(padded, where=mask) / n\n"
+                "    return jnp.sum((padded - mean) ** 2, where=mask)\n\n"
+                "def masked_energy(x):\n"
+                "    size = next(b for b in BUCKETS if b >= len(x))\n"
+                "    return _energy(np.pad(x, (0, size - len(x))), len(x))\n",
+                "gcd": "def gcd(a, b):\n"
+                "    state = {'a': jnp.asarray(a, jnp.int32), 'b': jnp.asarray(b, jnp.int32)}\n"
+                "    state = lax.while_loop(lambda s: s['b'] > 0, lambda s: {'a': s['b'], 'b': s['a'] % s['b']}, state)\n"
+                "    return state['a']\n",
+            },
+            "loses": set(),
+            "alternative": "sum(where=mask) as in the lecture; the loop's state in a dict",
         },
         # Correct for these inputs, but always runs 64 steps instead of stopping when b is 0.
         "gcd_fixed_steps": {
