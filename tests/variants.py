@@ -130,17 +130,26 @@ VARIANTS = {
             "bypass": "one .at[].add for every index, in JAX",
         },
         # Correct, written another way: the sums per index with segment_sum, added to x; parameters
-        # updated by a recursive dict comprehension instead of jax.tree.map.
-        "scatter_add_segment_sum_sgd_recursive": {
+        # updated by a recursive dict comprehension instead of jax.tree.map; the recurrence with lax.scan.
+        "segment_sum_recursive_dict_scan": {
             "answers": {
                 "scatter_add": "def scatter_add(x, idx, values):\n"
                 "    return x + jax.ops.segment_sum(values, idx, num_segments=x.shape[0])\n",
                 "sgd_update": "def sgd_update(params, grads, lr):\n"
                 "    return {k: sgd_update(v, grads[k], lr) if isinstance(v, dict) else v - lr * grads[k]\n"
                 "            for k, v in params.items()}\n",
+                "recurrence": "@partial(jax.jit, static_argnames='n')\n"
+                "def recurrence(a0, a1, c1, c2, n):\n"
+                "    def step(carry, _):\n"
+                "        before, last = carry\n"
+                "        new = c1 * last + c2 * before\n"
+                "        return (last, new), new\n"
+                "    first = jnp.array([a0, a1], dtype=jnp.float32)\n"
+                "    _, rest = lax.scan(step, (first[0], first[1]), length=n - 2)\n"
+                "    return jnp.concatenate([first, rest])\n",
             },
             "loses": set(),
-            "alternative": "segment_sum plus x; a recursive dict comprehension instead of jax.tree.map",
+            "alternative": "segment_sum plus x; a recursive dict comprehension; lax.scan instead of lax.fori_loop",
         },
         # Bypass: written for the two levels of the examples, not for any depth as jax.tree.map is.
         "sgd_two_levels": {
@@ -230,22 +239,6 @@ VARIANTS = {
             },
             "loses": {"test_recurrence_structure", "test_recurrence_speed"},
             "bypass": "a loop compiled once (lax.fori_loop)",
-        },
-        # Correct, written another way: lax.scan carries the last two values and stacks the new ones.
-        "recurrence_scan": {
-            "answers": {
-                "recurrence": "@partial(jax.jit, static_argnames='n')\n"
-                "def recurrence(a0, a1, c1, c2, n):\n"
-                "    def step(carry, _):\n"
-                "        before, last = carry\n"
-                "        new = c1 * last + c2 * before\n"
-                "        return (last, new), new\n"
-                "    first = jnp.array([a0, a1], dtype=jnp.float32)\n"
-                "    _, rest = lax.scan(step, (first[0], first[1]), length=n - 2)\n"
-                "    return jnp.concatenate([first, rest])\n",
-            },
-            "loses": set(),
-            "alternative": "lax.scan instead of lax.fori_loop",
         },
     },
     "03_tracing": {
@@ -339,12 +332,6 @@ VARIANTS = {
             },
             "loses": {"test_logistic", "test_logistic_speed"},
             "bypass": "a chain of steps JAX traces and compiles once (jax.jit)",
-        },
-        # Correct, written another way: jit around the eager loop, unrolled into one program of 50 steps.
-        "logistic_jit_of_eager_loop": {
-            "answers": {"logistic": "logistic_map = jax.jit(logistic_map_eager, static_argnames='steps')\n"},
-            "loses": set(),
-            "alternative": "jax.jit around the Python loop (unrolled) instead of lax.fori_loop",
         },
         # Correct but slow: the eager loop itself.
         "logistic_eager": {
@@ -443,9 +430,11 @@ VARIANTS = {
             "loses": {"test_gcd", "test_gcd_structure"},
             "bypass": "Euclid's loop written with lax.while_loop",
         },
-        # Correct, written another way: the length masked with sum(where=); Euclid's state in a dict.
-        "padded_sum_where_gcd_dict_state": {
+        # Correct, written another way: jit around the eager loop (unrolled into one program of 50 steps);
+        # the length masked with sum(where=), as in the lecture; Euclid's state in a dict.
+        "jit_of_loop_sum_where_dict_state": {
             "answers": {
+                "logistic": "logistic_map = jax.jit(logistic_map_eager, static_argnames='steps')\n",
                 "padded": "BUCKETS = (16, 64)\n\n"
                 "@jax.jit\n"
                 "def _energy(padded, n):\n"
@@ -461,7 +450,7 @@ VARIANTS = {
                 "    return state['a']\n",
             },
             "loses": set(),
-            "alternative": "sum(where=mask) as in the lecture; the loop's state in a dict",
+            "alternative": "jax.jit around the Python loop instead of lax.fori_loop; sum(where=mask); a dict as loop state",
         },
         # Correct for these inputs, but always runs 64 steps instead of stopping when b is 0.
         "gcd_fixed_steps": {
