@@ -130,7 +130,66 @@ VARIANTS = {
             },
             "loses": {"test_scatter_add"},
         },
-        # Right result, but the caller's params change under it.
+        # Bypass: NumPy's np.add.at on a copy: right values, but no JAX program to jit, vmap or differentiate.
+        "scatter_add_numpy": {
+            "answers": {
+                "scatter_add": "def scatter_add(x, idx, values):\n"
+                "    out = np.array(x)\n"
+                "    np.add.at(out, np.asarray(idx), np.asarray(values))\n"
+                "    return jnp.asarray(out)\n",
+            },
+            "loses": {"test_scatter_add"},
+            "bypass": "one .at[].add for every index, in JAX",
+        },
+        # Bypass: one .at[].add per index in a Python loop: right values, one copy of the update per index.
+        "scatter_add_python_loop": {
+            "answers": {
+                "scatter_add": "def scatter_add(x, idx, values):\n"
+                "    for i, v in zip(idx, values):\n"
+                "        x = x.at[i].add(v)\n"
+                "    return x\n",
+            },
+            "loses": {"test_scatter_add"},
+            "bypass": "one .at[].add for every index, in JAX",
+        },
+        # Correct, written another way: the sums per index with segment_sum, added to x; parameters
+        # updated by a recursive dict comprehension instead of jax.tree.map; the recurrence with lax.scan.
+        "segment_sum_recursive_dict_scan": {
+            "answers": {
+                "scatter_add": "def scatter_add(x, idx, values):\n"
+                "    return x + jax.ops.segment_sum(values, idx, num_segments=x.shape[0])\n",
+                "sgd_update": "def sgd_update(params, grads, lr):\n"
+                "    return {k: sgd_update(v, grads[k], lr) if isinstance(v, dict) else v - lr * grads[k]\n"
+                "            for k, v in params.items()}\n",
+                "recurrence": "@partial(jax.jit, static_argnames='n')\n"
+                "def recurrence(a0, a1, c1, c2, n):\n"
+                "    def step(carry, _):\n"
+                "        before, last = carry\n"
+                "        new = c1 * last + c2 * before\n"
+                "        return (last, new), new\n"
+                "    first = jnp.array([a0, a1], dtype=jnp.float32)\n"
+                "    _, rest = lax.scan(step, (first[0], first[1]), length=n - 2)\n"
+                "    return jnp.concatenate([first, rest])\n",
+            },
+            "loses": set(),
+            "alternative": "segment_sum plus x; a recursive dict comprehension; lax.scan instead of lax.fori_loop",
+        },
+        # Bypass: written for the two levels of the examples, not for any depth as jax.tree.map is.
+        "sgd_two_levels": {
+            "answers": {
+                "sgd_update": "def sgd_update(params, grads, lr):\n"
+                "    new = {}\n"
+                "    for k, v in params.items():\n"
+                "        if isinstance(v, dict):\n"
+                "            new[k] = {kk: vv - lr * grads[k][kk] for kk, vv in v.items()}\n"
+                "        else:\n"
+                "            new[k] = v - lr * grads[k]\n"
+                "    return new\n",
+            },
+            "loses": {"test_sgd_update"},
+            "bypass": "an update of a pytree of any depth",
+        },
+        # Bypass: the caller's params change under it (the right result, updated in place).
         "sgd_mutates_input": {
             "answers": {
                 "sgd_update": "def sgd_update(params, grads, lr):\n"
@@ -142,6 +201,7 @@ VARIANTS = {
                 "    return params\n",
             },
             "loses": {"test_sgd_pure"},
+            "bypass": "new parameters, the caller's left unchanged",
         },
         # Right result, but state kept in a global.
         "sgd_global_counter": {
@@ -165,7 +225,7 @@ VARIANTS = {
             },
             "loses": {"test_recurrence_structure", "test_recurrence_speed"},
         },
-        # Correct and fast, but a NumPy loop that JAX cannot trace.
+        # Bypass: correct and fast, but a NumPy loop that JAX cannot trace.
         "recurrence_numpy_loop": {
             "answers": {
                 "recurrence": "def recurrence(a0, a1, c1, c2, n):\n"
@@ -175,7 +235,7 @@ VARIANTS = {
                 "        a[i] = c1 * a[i - 1] + c2 * a[i - 2]\n"
                 "    return jnp.asarray(a)\n",
             },
-            "loses": {"test_recurrence_structure"},
+            "loses": {"test_recurrence", "test_recurrence_structure"},
             "bypass": "a loop JAX can trace",
         },
         # Correct, constant-size program, but compiled anew on every call.
@@ -205,6 +265,12 @@ VARIANTS = {
         },
     },
     "03_tracing": {
+        # Bypass: the right values from NumPy: nothing JAX can trace, so no jaxpr to read either.
+        "affine_numpy": {
+            "answers": {"affine": "def affine(W, x, b):\n    return np.asarray(W) @ np.asarray(x) + np.asarray(b)\n"},
+            "loses": {"test_affine", "test_affine_jaxpr"},
+            "bypass": "an affine map JAX can trace, read from its jaxpr",
+        },
         # Passes the visible test by returning its expected output: the hidden tests catch it.
         "affine_hardcoded": {
             "answers": {"affine": "def affine(W, x, b):\n    return jnp.array([-0.5, -0.5, -0.5])\n"},
@@ -244,13 +310,52 @@ VARIANTS = {
             },
             "loses": {"test_pure_check"},
         },
-        # The counter increment changes state, but stores no tracer.
-        "leak_wrong_line": {
-            "answers": {"leak": "LEAKING_LINE = 1\n"},
+        # Bypass: the new signature around the old impure function, whose global counter counts traces.
+        "pure_wraps_impure": {
+            "answers": {
+                "pure": "def scale_by_calls_pure(calls, x):\n    return calls + 1, scale_by_calls(x)\n",
+            },
+            "loses": {"test_pure", "test_pure_check"},
+            "bypass": "state passed in and returned, nothing changed outside",
+        },
+        # Bypass: returns the input as asked, but still keeps it on self, where the tracer outlives the call.
+        "leak_still_stored": {
+            "answers": {
+                "leak": "class FixedModel(Model):\n"
+                "    def apply(self, x):\n"
+                "        self.last_input = x\n"
+                "        return jnp.tanh(x * self.scale), x\n",
+            },
             "loses": {"test_leak"},
+            "bypass": "a method that keeps no traced value",
+        },
+        # Correct, written another way: jnp.dot for the product; the counter named anew; an apply with
+        # no side effects at all.
+        "affine_dot_pure_apply": {
+            "answers": {
+                "affine": "def affine(W, x, b):\n    return jnp.dot(W, x) + b\n",
+                "pure": "def scale_by_calls_pure(calls, x):\n    new_calls = calls + 1\n    return new_calls, new_calls * x\n",
+                "leak": "class FixedModel(Model):\n"
+                "    def apply(self, x):\n"
+                "        return jnp.tanh(x * self.scale), x\n",
+            },
+            "loses": set(),
+            "alternative": "jnp.dot instead of @; an apply with no side effects at all",
         },
     },
     "04_jit": {
+        # Bypass: a NumPy loop: right values and fast, but nothing JAX can trace or compile.
+        "logistic_numpy": {
+            "answers": {
+                "logistic": "def logistic_map(x, r, steps):\n"
+                "    x = np.asarray(x, dtype=np.float32)\n"
+                "    for _ in range(steps):\n"
+                "        x = r * x * (1.0 - x)\n"
+                "    return x\n",
+            },
+            "loses": {"test_logistic", "test_logistic_speed"},
+            "bypass": "a chain of steps JAX traces and compiles once (jax.jit)",
+        },
         # Correct but slow: the eager loop itself.
         "logistic_eager": {
             "answers": {
@@ -282,31 +387,47 @@ VARIANTS = {
                 "        _seen[key] = x\n"
                 "    return _seen[key]\n",
             },
-            "loses": {"test_logistic_speed"},
+            "loses": {"test_logistic", "test_logistic_speed"},
         },
         # Correct, but every new length compiles.
         "padded_plain_jit": {
-            "answers": {"padded": "masked_energy = jax.jit(lambda x: jnp.sum(x ** 2))\n"},
+            "answers": {"padded": "masked_energy = jax.jit(lambda x: jnp.sum((x - jnp.mean(x)) ** 2))\n"},
             "loses": {"test_padded_compiles"},
         },
         # Pads to two sizes, but with eager jnp.pad, which compiles for every input shape.
         "padded_with_jnp_pad": {
             "answers": {
                 "padded": "@jax.jit\n"
-                "def _energy(padded):\n"
-                "    return jnp.sum(padded ** 2)\n\n"
+                "def _energy(padded, n):\n"
+                "    mask = jnp.arange(padded.shape[0]) < n\n"
+                "    mean = jnp.sum(jnp.where(mask, padded, 0.0)) / n\n"
+                "    return jnp.sum(jnp.where(mask, (padded - mean) ** 2, 0.0))\n\n"
                 "def masked_energy(x):\n"
                 "    size = 16 if len(x) <= 16 else 64\n"
-                "    return _energy(jnp.pad(jnp.asarray(x), (0, size - len(x))))\n",
+                "    return _energy(jnp.pad(jnp.asarray(x), (0, size - len(x))), len(x))\n",
             },
             "loses": {"test_padded_compiles"},
+        },
+        # Pads to two sizes and compiles twice, but does not mask: the zeros move the mean and add to the sum.
+        "padded_unmasked": {
+            "answers": {
+                "padded": "@jax.jit\n"
+                "def _energy(padded, n):\n"
+                "    return jnp.sum((padded - jnp.sum(padded) / n) ** 2)\n\n"
+                "def masked_energy(x):\n"
+                "    size = 16 if len(x) <= 16 else 64\n"
+                "    return _energy(np.pad(np.asarray(x, np.float32), (0, size - len(x))), np.int32(len(x)))\n",
+            },
+            "loses": {"test_padded"},
         },
         # Bypass: NumPy computes it, so nothing compiles at all.
         "padded_numpy": {
             "answers": {
-                "padded": "def masked_energy(x):\n    return np.float32(np.sum(np.asarray(x, np.float32) ** 2))\n",
+                "padded": "def masked_energy(x):\n"
+                "    x = np.asarray(x, np.float32)\n"
+                "    return np.float32(np.sum((x - x.mean()) ** 2))\n",
             },
-            "loses": {"test_padded_compiles"},
+            "loses": {"test_padded", "test_padded_compiles"},
             "bypass": "padding to a few shapes, computed by JAX",
         },
         # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
@@ -323,8 +444,36 @@ VARIANTS = {
                 "        a, b = b, a % b\n"
                 "    return jnp.int32(a)\n",
             },
-            "loses": {"test_gcd_structure"},
+            "loses": {"test_gcd", "test_gcd_structure"},
             "bypass": "lax.while_loop",
+        },
+        # Bypass: the library's gcd (a while_loop inside): right values, but no loop written.
+        "gcd_jnp": {
+            "answers": {"gcd": "gcd = jnp.gcd\n"},
+            "loses": {"test_gcd", "test_gcd_structure"},
+            "bypass": "Euclid's loop written with lax.while_loop",
+        },
+        # Correct, written another way: jit around the eager loop (unrolled into one program of 50 steps);
+        # the length masked with sum(where=), as in the lecture; Euclid's state in a dict.
+        "jit_of_loop_sum_where_dict_state": {
+            "answers": {
+                "logistic": "logistic_map = jax.jit(logistic_map_eager, static_argnames='steps')\n",
+                "padded": "BUCKETS = (16, 64)\n\n"
+                "@jax.jit\n"
+                "def _energy(padded, n):\n"
+                "    mask = jnp.arange(padded.shape[0]) < n\n"
+                "    mean = jnp.sum(padded, where=mask) / n\n"
+                "    return jnp.sum((padded - mean) ** 2, where=mask)\n\n"
+                "def masked_energy(x):\n"
+                "    size = next(b for b in BUCKETS if b >= len(x))\n"
+                "    return _energy(np.pad(x, (0, size - len(x))), len(x))\n",
+                "gcd": "def gcd(a, b):\n"
+                "    state = {'a': jnp.asarray(a, jnp.int32), 'b': jnp.asarray(b, jnp.int32)}\n"
+                "    state = lax.while_loop(lambda s: s['b'] > 0, lambda s: {'a': s['b'], 'b': s['a'] % s['b']}, state)\n"
+                "    return state['a']\n",
+            },
+            "loses": set(),
+            "alternative": "jax.jit around the Python loop instead of lax.fori_loop; sum(where=mask); a dict as loop state",
         },
         # Correct for these inputs, but always runs 64 steps instead of stopping when b is 0.
         "gcd_fixed_steps": {
