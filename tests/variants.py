@@ -336,16 +336,6 @@ VARIANTS = {
             },
             "loses": {"test_pairwise", "test_pairwise_speed"},
         },
-        # Correct: one vmap over all n * m pairs, tiled out.
-        "all_pairs_tiled": {
-            "answers": {
-                "pairwise": "def all_pairs(f, X, Y):\n"
-                "    n, m = X.shape[0], Y.shape[0]\n"
-                "    return jax.vmap(f)(jnp.repeat(X, m, axis=0), jnp.tile(Y, (n, 1))).reshape(n, m)\n",
-            },
-            "loses": set(),
-            "alternative": "one vmap over the n * m pairs of repeated and tiled rows, reshaped",
-        },
         # Correct but slow: the row loop itself.
         "pairwise_row_loop": {
             "answers": {
@@ -424,14 +414,18 @@ VARIANTS = {
             "loses": {"test_columns"},
             "bypass": "vmap with in_axes and out_axes",
         },
-        # Correct: transposes around a vmap over rows instead of in_axes=1 and out_axes=1.
-        "columns_transposed": {
+        # Correct, written another way: one vmap over the n * m pairs, repeated and tiled, and transposes
+        # around a vmap over rows instead of in_axes=1 and out_axes=1.
+        "alternatives_tiled_pairs_transposed_columns": {
             "answers": {
+                "pairwise": "def all_pairs(f, X, Y):\n"
+                "    n, m = X.shape[0], Y.shape[0]\n"
+                "    return jax.vmap(f)(jnp.repeat(X, m, axis=0), jnp.tile(Y, (n, 1))).reshape(n, m)\n",
                 "columns": "def filter_columns(W, Xcols, Hs):\n"
                 "    return jax.vmap(filter_one, in_axes=(None, 0, 0))(W, Xcols.T, Hs).T\n",
             },
             "loses": set(),
-            "alternative": "transposes the columns to rows and back instead of in_axes=1 and out_axes=1",
+            "alternative": "one vmap over the n * m pairs of repeated and tiled rows; transposes instead of in_axes=1 and out_axes=1",
         },
     },
     "06_grad": {
@@ -549,8 +543,9 @@ VARIANTS = {
             "loses": {"test_hvp_memory"},
         },
         # Correct, written another way: forward-mode gradients (jacfwd of a scalar function), a dict
-        # comprehension for the update, and a reverse-over-reverse HVP.
-        "alternatives_jacfwd_comprehension_reverse_hvp": {
+        # comprehension for the update, a reverse-over-reverse HVP, and jnp.maximum keeping the log's input
+        # positive instead of a second jnp.where.
+        "alternatives_jacfwd_comprehension_reverse_hvp_clamp": {
             "answers": {
                 "grads": "def grads_xy(f, x, y):\n    return jax.jacfwd(f, argnums=(0, 1))(x, y)\n",
                 "train": "def train(loss, params, X, y, lr, steps):\n"
@@ -562,9 +557,11 @@ VARIANTS = {
                 "        losses.append(value)\n"
                 "    return params, jnp.stack(losses)\n",
                 "hvp": "def hvp(f, x, v):\n    return jax.grad(lambda x: jnp.vdot(jax.grad(f)(x), v))(x)\n",
+                "nan": "def xlogx(x):\n    return jnp.where(x > 0, x * jnp.log(jnp.maximum(x, 1e-30)), 0.0)\n",
             },
             "loses": set(),
-            "alternative": "jax.jacfwd for the two gradients, a dict comprehension for the update, reverse-over-reverse HVP",
+            "alternative": "jax.jacfwd for the two gradients, a dict comprehension for the update, reverse-over-reverse HVP, "
+            "a clamped log instead of a second jnp.where",
         },
         # Right values, NaN gradient where x <= 0.
         "nan_single_where": {
@@ -576,12 +573,6 @@ VARIANTS = {
             "answers": {"nan": "def xlogx(x):\n    return jnp.nan_to_num(jnp.where(x > 0, x * jnp.log(x), 0.0))\n"},
             "loses": {"test_nan"},
             "bypass": "a where whose unselected branch has a finite gradient",
-        },
-        # Correct: the logarithm's input clamped instead of a second where.
-        "nan_clamped_log": {
-            "answers": {"nan": "def xlogx(x):\n    return jnp.where(x > 0, x * jnp.log(jnp.maximum(x, 1e-30)), 0.0)\n"},
-            "loses": set(),
-            "alternative": "jnp.maximum clamps the logarithm's input instead of a second jnp.where",
         },
     },
     "07_prng": {
