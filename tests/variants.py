@@ -489,10 +489,29 @@ VARIANTS = {
         },
     },
     "05_vmap": {
+        # Bypass: a formula for the cosine of whole matrices, which ignores f: the hidden tests pass another f.
+        "all_pairs_cosine_formula": {
+            "answers": {
+                "pairwise": "def all_pairs(f, X, Y):\n"
+                "    Xn = X / jnp.linalg.norm(X, axis=1, keepdims=True)\n"
+                "    Yn = Y / jnp.linalg.norm(Y, axis=1, keepdims=True)\n"
+                "    return Xn @ Yn.T\n",
+            },
+            "loses": {"test_pairwise"},
+            "bypass": "vmap applies any per-pair function to all pairs",
+        },
+        # Correct, one vmap inside a loop over the rows of X: the program grows with n, and is too big to time.
+        "all_pairs_row_loop": {
+            "answers": {
+                "pairwise": "def all_pairs(f, X, Y):\n"
+                "    return jnp.stack([jax.vmap(lambda y: f(x, y))(Y) for x in X])\n",
+            },
+            "loses": {"test_pairwise", "test_pairwise_speed"},
+        },
         # Correct but slow: the row loop itself.
         "pairwise_row_loop": {
             "answers": {
-                "pairwise": "def pairwise_cosine(X, Y):\n"
+                "pairwise_cosine": "def pairwise_cosine(X, Y):\n"
                 "    return jnp.stack([(Y @ x) / (jnp.linalg.norm(Y, axis=1) * jnp.linalg.norm(x)) for x in X])\n",
             },
             "loses": {"test_pairwise_speed"},
@@ -500,23 +519,40 @@ VARIANTS = {
         # Correct, but a new jitted function, so a compilation, on every call.
         "pairwise_jit_every_call": {
             "answers": {
-                "pairwise": "def pairwise_cosine(X, Y):\n"
-                "    inner = jax.vmap(cosine, in_axes=(None, 0))\n"
-                "    return jax.jit(jax.vmap(inner, in_axes=(0, None)))(X, Y)\n",
+                "pairwise_cosine": "def pairwise_cosine(X, Y):\n"
+                "    return jax.jit(lambda X, Y: all_pairs(cosine, X, Y))(X, Y)\n",
             },
             "loses": {"test_pairwise_speed"},
+        },
+        # Bypass: jit around the row loop, which unrolls it into one program of a copy per row.
+        "pairwise_jit_of_loop": {
+            "answers": {"pairwise_cosine": "pairwise_cosine = jax.jit(pairwise_cosine_loop)\n"},
+            "loses": {"test_pairwise_speed"},
+            "bypass": "one compiled program that does not grow with the batch",
         },
         # Passes the visible test by returning its expected output: the hidden tests catch it.
         "scores_hardcoded": {
             "answers": {
-                "scores": "def batch_scores(W, b, X):\n    return jnp.array([0.0, 0.0, np.tanh(2.0)], jnp.float32)\n"
+                "scores": "def batch_scores(W, b, X):\n"
+                "    return jnp.array([0.0, np.tanh(-2 * np.tanh(1.0)), 0.0], jnp.float32)\n"
             },
             "loses": {"test_scores"},
         },
-        # Correct, but a Python loop over the batch, unrolled into the jaxpr.
+        # Bypass: batching by hand with one library call: the N-d convolution mixes the examples.
+        "scores_convolve_whole_batch": {
+            "answers": {
+                "scores": "def batch_scores(W, b, X):\n"
+                "    kernels = jnp.tanh(X @ W.T + b)\n"
+                "    return jnp.sum(jnp.tanh(jax.scipy.signal.convolve(X, kernels, mode='valid')), axis=1)\n",
+            },
+            "loses": {"test_scores"},
+            "bypass": "vmap with shared arguments (in_axes None)",
+        },
+        # Bypass: a Python loop over the batch, unrolled into the jaxpr.
         "scores_python_loop": {
             "answers": {"scores": "def batch_scores(W, b, X):\n    return jnp.stack([score(W, b, x) for x in X])\n"},
             "loses": {"test_scores_structure"},
+            "bypass": "vectorised by vmap, not a loop over the batch",
         },
         # Correct, vmapped in chunks of 4, but the loop over chunks still grows with the batch.
         "scores_chunked_loop": {
@@ -527,41 +563,94 @@ VARIANTS = {
             },
             "loses": {"test_scores_structure"},
         },
+        # Bypass: lax.map keeps the program small but still scores one example at a time (a scan).
+        "scores_lax_map": {
+            "answers": {"scores": "def batch_scores(W, b, X):\n    return jax.lax.map(lambda x: score(W, b, x), X)\n"},
+            "loses": {"test_scores_structure"},
+            "bypass": "vectorised by vmap, not a loop over the batch",
+        },
         # The batch axis of the result is left first: shape (B, m) instead of (m, B).
         "columns_default_out_axes": {
             "answers": {
-                "columns": "def affine_columns(W, Xcols, Bs):\n"
-                "    return jax.vmap(affine_one, in_axes=(None, 1, 0))(W, Xcols, Bs)\n",
+                "columns": "def filter_columns(W, Xcols, Hs):\n"
+                "    return jax.vmap(filter_one, in_axes=(None, 1, 0))(W, Xcols, Hs)\n",
             },
             "loses": {"test_columns"},
+        },
+        # Bypass: a Python loop over the columns, stacked as columns: right values, no vmap.
+        "columns_python_loop": {
+            "answers": {
+                "columns": "def filter_columns(W, Xcols, Hs):\n"
+                "    return jnp.stack([filter_one(W, Xcols[:, k], Hs[k]) for k in range(Xcols.shape[1])], axis=1)\n",
+            },
+            "loses": {"test_columns"},
+            "bypass": "vmap with in_axes and out_axes",
+        },
+        # Correct, written another way: one vmap over the n * m pairs, repeated and tiled, and transposes
+        # around a vmap over rows instead of in_axes=1 and out_axes=1.
+        "alternatives_tiled_pairs_transposed_columns": {
+            "answers": {
+                "pairwise": "def all_pairs(f, X, Y):\n"
+                "    n, m = X.shape[0], Y.shape[0]\n"
+                "    return jax.vmap(f)(jnp.repeat(X, m, axis=0), jnp.tile(Y, (n, 1))).reshape(n, m)\n",
+                "columns": "def filter_columns(W, Xcols, Hs):\n"
+                "    return jax.vmap(filter_one, in_axes=(None, 0, 0))(W, Xcols.T, Hs).T\n",
+            },
+            "loses": set(),
+            "alternative": "one vmap over the n * m pairs of repeated and tiled rows; transposes instead of in_axes=1 and out_axes=1",
         },
     },
     "06_grad": {
         # Passes the visible test by returning its expected outputs: the hidden test catches it.
         "grads_hardcoded": {
             "answers": {
-                "grads": "def grads_xy(x, y):\n"
+                "grads": "def grads_xy(f, x, y):\n"
                 "    return (jnp.array([2.0, 0.52829945, -3.7452471]), jnp.array([0.0, 1.6279187, -5.455834]))\n",
             },
             "loses": {"test_grads"},
         },
         "grads_only_x": {
-            "answers": {"grads": "def grads_xy(x, y):\n    return jax.grad(f)(x, y)\n"},
+            "answers": {"grads": "def grads_xy(f, x, y):\n    return jax.grad(f)(x, y)\n"},
             "loses": {"test_grads"},
+        },
+        # Bypass: derivatives of the visible f worked out by hand (the test cell shows them): no autodiff.
+        "grads_by_hand": {
+            "answers": {
+                "grads": "def grads_xy(f, x, y):\n"
+                "    sech2 = 1 / jnp.cosh(x * y) ** 2\n"
+                "    return y * sech2 + jnp.cos(x) * y**2, x * sech2 + 2 * jnp.sin(x) * y\n",
+            },
+            "loses": {"test_grads"},
+            "bypass": "jax.grad with argnums, for any f",
         },
         # Differentiates with respect to the data instead of the parameters.
         "tree_wrt_inputs": {
             "answers": {
-                "tree": "def loss_and_grads(params, X, y):\n    return jax.value_and_grad(loss, argnums=1)(params, X, y)\n"
+                "tree": "def loss_and_grads(loss, params, X, y):\n"
+                "    return jax.value_and_grad(loss, argnums=1)(params, X, y)\n"
             },
             "loses": {"test_tree"},
         },
+        # Bypass: central differences on every entry of the flattened parameters: no autodiff, and
+        # float32 differences are only good to about 1e-4.
+        "tree_finite_differences": {
+            "answers": {
+                "tree": "def loss_and_grads(loss, params, X, y):\n"
+                "    from jax.flatten_util import ravel_pytree\n"
+                "    flat, unravel = ravel_pytree(params)\n"
+                "    steps = 1e-3 * jnp.eye(flat.size)\n"
+                "    slopes = [(loss(unravel(flat + e), X, y) - loss(unravel(flat - e), X, y)) / 2e-3 for e in steps]\n"
+                "    return loss(params, X, y), unravel(jnp.stack(slopes))\n",
+            },
+            "loses": {"test_tree"},
+            "bypass": "jax.value_and_grad of a pytree",
+        },
         "train_gradient_ascent": {
             "answers": {
-                "train": "def train(params, X, y, lr, steps):\n"
+                "train": "def train(loss, params, X, y, lr, steps):\n"
                 "    losses = []\n"
                 "    for _ in range(steps):\n"
-                "        value, grads = jax.value_and_grad(logistic_loss)(params, X, y)\n"
+                "        value, grads = jax.value_and_grad(loss)(params, X, y)\n"
                 "        params = jax.tree.map(lambda p, g: p + lr * g, params, grads)\n"
                 "        losses.append(value)\n"
                 "    return params, jnp.stack(losses)\n",
@@ -571,21 +660,48 @@ VARIANTS = {
         # Records the loss after each step, not before it: the curve is shifted by one step.
         "train_loss_after_step": {
             "answers": {
-                "train": "def train(params, X, y, lr, steps):\n"
+                "train": "def train(loss, params, X, y, lr, steps):\n"
                 "    losses = []\n"
                 "    for _ in range(steps):\n"
-                "        grads = jax.grad(logistic_loss)(params, X, y)\n"
+                "        grads = jax.grad(loss)(params, X, y)\n"
                 "        params = jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
-                "        losses.append(logistic_loss(params, X, y))\n"
+                "        losses.append(loss(params, X, y))\n"
                 "    return params, jnp.stack(losses)\n",
             },
             "loses": {"test_train"},
         },
-        # Right values, but each builds the n x n Hessian first.
+        # Bypass: the logistic loss's gradient written by hand (X.T @ (sigmoid - y) / n): no autodiff.
+        "train_hand_gradient": {
+            "answers": {
+                "train": "def train(loss, params, X, y, lr, steps):\n"
+                "    losses = []\n"
+                "    for _ in range(steps):\n"
+                "        logits = X @ params['w'] + params['b']\n"
+                "        losses.append(jnp.mean(jnp.logaddexp(0.0, logits) - y * logits))\n"
+                "        error = jax.nn.sigmoid(logits) - y\n"
+                "        params = {'w': params['w'] - lr * X.T @ error / y.shape[0], 'b': params['b'] - lr * jnp.mean(error)}\n"
+                "    return params, jnp.stack(losses)\n",
+            },
+            "loses": {"test_train"},
+            "bypass": "a training step from jax.value_and_grad, for any loss",
+        },
+        # Bypass: a central difference of two gradients: no Hessian, but only good to about 1e-4.
+        "hvp_finite_differences": {
+            "answers": {
+                "hvp": "def hvp(f, x, v):\n"
+                "    eps = 1e-3\n"
+                "    return (jax.grad(f)(x + eps * v) - jax.grad(f)(x - eps * v)) / (2 * eps)\n",
+            },
+            "loses": {"test_hvp"},
+            "bypass": "an exact HVP by composing JAX transformations",
+        },
+        # Bypass: right values, but the n x n Hessian first.
         "hvp_full_hessian": {
             "answers": {"hvp": "def hvp(f, x, v):\n    return jax.hessian(f)(x) @ v\n"},
             "loses": {"test_hvp_memory"},
+            "bypass": "an HVP without forming the Hessian",
         },
+        # Right values, but each builds the n x n Hessian first.
         "hvp_jacfwd_of_grad": {
             "answers": {"hvp": "def hvp(f, x, v):\n    return jax.jacfwd(jax.grad(f))(x) @ v\n"},
             "loses": {"test_hvp_memory"},
@@ -598,10 +714,37 @@ VARIANTS = {
             },
             "loses": {"test_hvp_memory"},
         },
+        # Correct, written another way: forward-mode gradients (jacfwd of a scalar function), a dict
+        # comprehension for the update, a reverse-over-reverse HVP, and jnp.maximum keeping the log's input
+        # positive instead of a second jnp.where.
+        "alternatives_jacfwd_comprehension_reverse_hvp_clamp": {
+            "answers": {
+                "grads": "def grads_xy(f, x, y):\n    return jax.jacfwd(f, argnums=(0, 1))(x, y)\n",
+                "train": "def train(loss, params, X, y, lr, steps):\n"
+                "    step = jax.jit(jax.value_and_grad(loss))\n"
+                "    losses = []\n"
+                "    for _ in range(steps):\n"
+                "        value, grads = step(params, X, y)\n"
+                "        params = {name: params[name] - lr * grads[name] for name in params}\n"
+                "        losses.append(value)\n"
+                "    return params, jnp.stack(losses)\n",
+                "hvp": "def hvp(f, x, v):\n    return jax.grad(lambda x: jnp.vdot(jax.grad(f)(x), v))(x)\n",
+                "nan": "def xlogx(x):\n    return jnp.where(x > 0, x * jnp.log(jnp.maximum(x, 1e-30)), 0.0)\n",
+            },
+            "loses": set(),
+            "alternative": "jax.jacfwd for the two gradients, a dict comprehension for the update, reverse-over-reverse HVP, "
+            "a clamped log instead of a second jnp.where",
+        },
         # Right values, NaN gradient where x <= 0.
         "nan_single_where": {
             "answers": {"nan": "def xlogx(x):\n    return jnp.where(x > 0, x * jnp.log(x), 0.0)\n"},
             "loses": {"test_nan"},
+        },
+        # Bypass: nan_to_num cleans the values, not the gradient: the where's other branch still sends NaN back.
+        "nan_to_num_forward": {
+            "answers": {"nan": "def xlogx(x):\n    return jnp.nan_to_num(jnp.where(x > 0, x * jnp.log(x), 0.0))\n"},
+            "loses": {"test_nan"},
+            "bypass": "a where whose unselected branch has a finite gradient",
         },
     },
     "07_prng": {
