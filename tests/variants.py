@@ -67,14 +67,6 @@ VARIANTS = {
             },
             "loses": {"test_pairwise_speed"},
         },
-        "pairwise_expansion": {
-            "answers": {
-                "pairwise": "def pairwise_sq_dists(x, y):\n"
-                "    return jnp.sum(x**2, axis=1)[:, None] + jnp.sum(y**2, axis=1)[None, :] - 2 * x @ y.T\n",
-            },
-            "loses": set(),
-            "alternative": "|x|^2 + |y|^2 - 2 x.y, one matmul instead of an (n, m, d) difference",
-        },
         # Bypass: jit around the row loop, which unrolls it into one program of a copy per row.
         "pairwise_jit_of_loop": {
             "answers": {"pairwise": "pairwise_sq_dists = jax.jit(pairwise_sq_dists_loop)\n"},
@@ -97,14 +89,18 @@ VARIANTS = {
             "loses": {"test_softmax", "test_softmax_stable"},
             "bypass": "a softmax written with jnp, not the library's",
         },
-        "softmax_through_logsumexp": {
+        # Correct, written another way: both keep full marks.
+        "alternatives_expansion_logsumexp": {
             "answers": {
+                "pairwise": "def pairwise_sq_dists(x, y):\n"
+                "    return jnp.sum(x**2, axis=1)[:, None] + jnp.sum(y**2, axis=1)[None, :] - 2 * x @ y.T\n",
                 "softmax": "from jax.scipy.special import logsumexp\n\n\n"
                 "def softmax(x):\n"
                 "    return jnp.exp(x - logsumexp(x, axis=-1, keepdims=True))\n",
             },
             "loses": set(),
-            "alternative": "stable through logsumexp, off by the rounding that inputs of 1000 carry",
+            "alternative": "distances as |x|^2 + |y|^2 - 2 x.y (one matmul); a softmax through logsumexp, off by "
+            "the rounding that inputs of 1000 carry",
         },
         # Right values for moderate inputs, nan for large ones.
         "softmax_unstable": {
