@@ -52,9 +52,10 @@ test: lint system-packages
 test-fast: setup
 	$(BIN)/python -m pytest -m unit
 
-# Regenerate exercises/ from solutions/ (run after editing a solution notebook).
+# Regenerate exercises/ and the packaged tests (tests.json) from solutions/ (run after editing a solution notebook).
 exercises: setup
 	for a in $(ASSIGNMENTS); do $(BIN)/nbgrader generate_assignment $$a --force --log-level=WARN || exit 1; done
+	$(BIN)/jax-course references --tests-only
 
 # Re-record the reference outputs the hidden tests compare against.
 references: setup

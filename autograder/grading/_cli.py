@@ -33,6 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     refs.add_argument("assignment", nargs="*", help="assignment ids (default: all)")
     refs.add_argument("--into", type=Path, default=PACKAGE_REFERENCES, help="folder to write (default: the package's)")
+    refs.add_argument(
+        "--tests-only", action="store_true", help="only rewrite each set's tests.json (no notebook is run)"
+    )
     check = commands.add_parser(
         "check",
         help="grade your own notebook in a fresh kernel, hidden tests included where solutions/ is at hand",
@@ -130,10 +133,13 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _references(args: argparse.Namespace) -> int:
-    from ._references import record_references
+    from ._references import record_references, record_tests
 
     root = course_root()
     for assignment in args.assignment or assignments(root):
+        if args.tests_only:
+            print(f"{assignment}: {record_tests(assignment, root, args.into)}")
+            continue
         start = time.perf_counter()
         target = record_references(assignment, root, args.into)
         count = len(list(target.glob("*.npz")))

@@ -1,7 +1,8 @@
-"""Recording the reference outputs that hidden tests compare against, from the solutions."""
+"""Recording, from the solutions, the reference outputs hidden tests compare against, and the tests themselves."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -9,9 +10,34 @@ from pathlib import Path
 
 from .._config import RECORD_REFERENCES
 
+# Beside each set's reference outputs: its test cells, hidden tests included (never a solution cell),
+# so that a self-check outside the course's repository (Colab, a copy anywhere) runs them too.
+TESTS_FILE = "tests.json"
+_HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+
+
+def all_tests(notebook: Path) -> dict[str, str]:
+    """Each test cell's whole source by grade_id, in notebook order, hidden tests included."""
+    tests = {}
+    for cell in json.loads(notebook.read_text())["cells"]:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution"):
+            source = "".join(cell["source"]).splitlines()
+            tests[meta["grade_id"]] = "\n".join(line for line in source if line.strip() not in _HIDDEN_MARKERS)
+    return tests
+
+
+def record_tests(assignment: str, root: Path, into: Path) -> Path:
+    """Write `into/assignment/tests.json` from the solution notebook (nothing is run)."""
+    path = into / assignment / TESTS_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tests = all_tests(root / "solutions" / assignment / f"{assignment}.ipynb")
+    path.write_text(json.dumps(tests, indent=1) + "\n")
+    return path
+
 
 def record_references(assignment: str, root: Path, into: Path, timeout: int = 600) -> Path:
-    """Run the reference solution of `assignment` and store what its checks compare.
+    """Run the reference solution of `assignment` and store what its checks compare, and its tests.
 
     Every `check_reference` call in the solution notebook saves its value instead
     of comparing it. The folder `into/assignment` is replaced only when the whole
@@ -42,4 +68,5 @@ def record_references(assignment: str, root: Path, into: Path, timeout: int = 60
             shutil.rmtree(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(recorded, target)
+    record_tests(assignment, root, into)
     return target

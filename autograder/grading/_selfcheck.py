@@ -2,8 +2,9 @@
 
 Where the course's `solutions/` folder is at hand (a clone of the repository), the
 notebook is graded exactly as an instructor would: `nbgrader autograde` in a
-throw-away course, hidden tests included. Elsewhere (a lone notebook in Colab) the
-notebook runs as it is, with its visible tests.
+throw-away course, hidden tests included. Elsewhere (Colab, a copy anywhere) the
+notebook runs in a fresh kernel with its test cells replaced by the package's own
+(`tests.json`, hidden tests included); a notebook the package does not know runs as it is.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from pathlib import Path
 
 from traitlets.config.loader import PyFileConfigLoader
 
-from .._config import TIMING
+from .._config import PACKAGE_REFERENCES, TIMING
 from ._calibrate import decide_timing
+from ._references import TESTS_FILE
 from ._selfreport import CELL_TIMEOUT, NEVER_FINISHES, ProblemResult, SelfCheck, read_results
 
 # --- running ----------------------------------------------------------------------------------
@@ -67,29 +69,43 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict, t
     return read_results(graded, scores, float(config.Execute.get("timeout", CELL_TIMEOUT)))
 
 
-def _visible_only(notebook: Path, env: dict, timeout: float) -> list[ProblemResult]:
+def package_tests(cells: list[dict]) -> dict[str, str] | None:
+    """The course package's tests for this notebook (hidden tests included), found by its test cells' ids."""
+    ids = {
+        meta["grade_id"]
+        for cell in cells
+        if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade") and not meta.get("solution")
+    }
+    for stored in sorted(PACKAGE_REFERENCES.glob(f"*/{TESTS_FILE}")):
+        tests = json.loads(stored.read_text())
+        if ids and ids <= set(tests):
+            return tests
+    return None
+
+
+def _in_a_kernel(notebook: Path, env: dict, timeout: float, tests: dict[str, str] | None) -> list[ProblemResult]:
+    """Run the notebook as it is, its test cells replaced by `tests` (the package's, hidden tests included)."""
     import nbclient
     import nbformat
 
     nb = nbformat.read(notebook, as_version=4)
-    previous = {name: os.environ.get(name) for name in (TIMING,)}
-    os.environ[TIMING] = env[TIMING]
-    try:
-        client = nbclient.NotebookClient(
-            nb,
-            timeout=min(timeout, CELL_TIMEOUT),
-            interrupt_on_timeout=True,
-            kernel_name="python3",
-            allow_errors=True,
-            resources={"metadata": {"path": str(notebook.parent)}},
-        )
-        client.execute()
-    finally:
-        for name, value in previous.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if tests and grade_id in tests and cell.metadata["nbgrader"].get("grade"):
+            cell.source = tests[grade_id]
+    client = nbclient.NotebookClient(
+        nb,
+        timeout=min(timeout, CELL_TIMEOUT),
+        interrupt_on_timeout=True,
+        kernel_name="python3",
+        allow_errors=True,
+        # As nbgrader_config.py gives a grading kernel: the guard runs before any cell.
+        extra_arguments=["--IPKernelApp.exec_lines=import autograder.checks; autograder.checks.guard()"],
+        resources={"metadata": {"path": str(notebook.parent)}},
+    )
+    # The kernel's own log (a warning about unencrypted local TCP) is not the learner's business:
+    # what a cell raises is in its outputs.
+    client.execute(env=env, stderr=subprocess.DEVNULL)
     return read_results(json.loads(nbformat.writes(nb)), None, min(timeout, CELL_TIMEOUT))
 
 
@@ -110,10 +126,9 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
     env = {**os.environ, TIMING: mode, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     root, assignment = find_course(notebook)
     if root is not None:
-        results = _with_hidden_tests(notebook, root, assignment, env, timeout)
-    else:
-        results = _visible_only(notebook, env, timeout)
-    return SelfCheck(notebook, results, root is not None, mode, reason)
+        return SelfCheck(notebook, _with_hidden_tests(notebook, root, assignment, env, timeout), True, mode, reason)
+    tests = package_tests(cells)
+    return SelfCheck(notebook, _in_a_kernel(notebook, env, timeout, tests), tests is not None, mode, reason)
 
 
 def _current_notebook() -> Path:

@@ -43,7 +43,11 @@ class SelfCheck:
 
     def report(self) -> str:
         got, total = self.score
-        tests = "visible and hidden tests" if self.hidden_tests else "visible tests only (no solutions/ folder found)"
+        tests = (
+            "visible and hidden tests"
+            if self.hidden_tests
+            else "visible tests only (this notebook is not one of the course's exercise sets)"
+        )
         lines = [f"Self-check of {self.notebook.name}: {tests}", ""]
         width = max((len(r.problem) for r in self.results), default=10)
         for r in self.results:

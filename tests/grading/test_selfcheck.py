@@ -61,8 +61,35 @@ def test_untouched_exercise_fails_every_problem_from_the_command_line(in_course)
 
 
 @pytest.mark.grading
-def test_a_lone_notebook_runs_its_visible_tests(tmp_path):
-    result = check_notebook(answered_copy(tmp_path, solution_sources(ASSIGNMENT)))
+def test_outside_the_repository_the_packages_hidden_tests_run_and_every_line_of_a_failure_is_shown(tmp_path):
+    """As in Colab: a copy named notebook.ipynb, far from solutions/, checked from the command line."""
+    hardcoded, leak = VARIANTS[ASSIGNMENT]["affine_hardcoded"], VARIANTS[ASSIGNMENT]["leak_still_stored"]
+    branches_on_a_tracer = (
+        "def scale_by_calls_pure(calls, x):\n"
+        "    if calls > 100:\n"
+        "        calls = 0\n"
+        "    return calls + 1, x * (calls + 1)\n"
+    )
+    answers = {**solution_sources(ASSIGNMENT), **hardcoded["answers"], **leak["answers"], "pure": branches_on_a_tracer}
+    path = answered(ASSIGNMENT, answers, tmp_path / "notebook.ipynb")
+    done = subprocess.run([VENV_BIN / "jax-course", "check", str(path)], capture_output=True, text=True, timeout=600)
+    report = done.stdout
+    assert done.returncode == 1 and "visible and hidden tests" in report, report
+    assert "on a hidden input" in report  # affine_hardcoded passes every visible check of Problem 1
+    failed = {line.rsplit("(", 1)[1].rstrip(")") for line in report.splitlines() if line.startswith("  FAILED")}
+    assert failed == hardcoded["loses"] | leak["loses"] | {"test_pure", "test_pure_check"}, report
+    assert "Try: " in report and "Reread: course/03_tracing.ipynb#" in report
+    # JAX's own explanation of the error, past its first line, as the notebook shows it.
+    assert "TracerBoolConversionError" in report and "The error occurred while tracing" in report, report
+    assert "TCP" not in done.stderr and "Traceback" not in report
+
+
+@pytest.mark.grading
+def test_a_notebook_the_course_does_not_know_runs_its_visible_tests(tmp_path):
+    path = answered_copy(tmp_path, solution_sources(ASSIGNMENT))
+    nb = path.read_text().replace('"grade_id": "test_', '"grade_id": "my_test_')
+    path.write_text(nb)
+    result = check_notebook(path)
     assert not result.hidden_tests and "visible tests only" in result.report()
     assert len(result.results) >= 4 and all(r.passed for r in result.results), result.report()
 
