@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-import signal
-import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import jax
@@ -26,6 +23,7 @@ import jax
 from .._config import timing_mode
 from . import baselines
 from ._backend import backend
+from ._deadline import BudgetExceeded, Deadline, clock, plain_jax
 from ._errors import CheckFailed
 from ._fresh import fresh_inputs
 from ._reference import recording
@@ -35,10 +33,6 @@ from ._thresholds import required_speedup
 # The baselines of the course's speed checks, captured before any student code runs.
 _TRUSTED = dict(baselines.TIMED)
 
-# Captured at import, before any student code runs, so that a student cell that
-# replaces time.perf_counter cannot speed up its own measurement.
-_clock = time.perf_counter
-
 
 @dataclass(frozen=True)
 class Speedup:
@@ -47,6 +41,7 @@ class Speedup:
     candidate_seconds: float
     baseline_seconds: float
     cut_short: bool
+    candidate_compiles: int = 0  # XLA compilations during the candidate's timed calls, after its warm-up
 
     @property
     def ratio(self) -> float:
@@ -54,49 +49,12 @@ class Speedup:
         return self.baseline_seconds / max(self.candidate_seconds, 1e-12)
 
 
-class _BudgetExceeded(BaseException):
-    """Raised by the timer's alarm; not an Exception, so no `except Exception` in user or JAX code swallows it."""
-
-
-def _on_alarm(signum, frame):
-    raise _BudgetExceeded
-
-
-class _Deadline:
-    """Interrupts a call that outlives the budget, where Python lets us.
-
-    SIGALRM only reaches the main thread, and only between Python bytecodes: a
-    pure-Python loop is stopped, a long compiled XLA call is not (the grader's
-    per-notebook timeout is the backstop there).
-    """
-
-    def __init__(self, seconds: float):
-        self.end = _clock() + seconds
-        self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-
-    def left(self) -> float:
-        return self.end - _clock()
-
-    def __enter__(self):
-        if self.armed:
-            self.previous = signal.signal(signal.SIGALRM, _on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, max(self.left(), 0.001))
-        return self
-
-    def __exit__(self, *exc):
-        if self.armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-        return False
-
-
-def _plain_jax() -> contextlib.ExitStack:
-    """JAX's debugging modes off while timing: a notebook that turns one on slows some programs far more than others."""
-    stack = contextlib.ExitStack()
-    for switch in (jax.debug_nans, jax.debug_infs, jax.disable_jit, jax.log_compiles, jax.check_tracer_leaks,
-                   jax.enable_checks, jax.debug_key_reuse, jax.explain_cache_misses):  # fmt: skip
-        stack.enter_context(switch(False))
-    return stack
+@contextlib.contextmanager
+def _unregistering(listener: Callable) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
 
 
 def _call(fn: Callable, args: tuple) -> None:
@@ -104,10 +62,10 @@ def _call(fn: Callable, args: tuple) -> None:
 
 
 def _block(fn: Callable, inputs: list[tuple]) -> float:
-    start = _clock()
+    start = clock()
     for args in inputs:
         _call(fn, args)
-    return (_clock() - start) / len(inputs)
+    return (clock() - start) / len(inputs)
 
 
 def measure_speedup(
@@ -131,13 +89,21 @@ def measure_speedup(
     best = {"candidate": math.inf, "baseline": math.inf}
     cut_short = False
     fresh = fresh_inputs(args)
-    with _plain_jax(), _Deadline(budget_seconds) as deadline:
+    compiles = {"candidate": 0, "baseline": 0, None: 0}
+    timing: list[str | None] = [None]
+
+    def listen(event: str, duration_secs: float, **_: str | int) -> None:
+        if event == "/jax/core/compile/backend_compile_duration":
+            compiles[timing[0]] += 1
+
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    with plain_jax(), Deadline(budget_seconds) as deadline, _unregistering(listen):
         try:
             for name, fn in (("baseline", baseline), ("candidate", candidate)):
                 for inputs in fresh.take(2):
-                    start = _clock()
+                    start = clock()
                     _call(fn, inputs)
-                    best[name] = min(best[name], _clock() - start)
+                    best[name] = min(best[name], clock() - start)
             calls = {name: max(1, math.ceil(min_block_seconds / max(best[name], 1e-9))) for name in best}
             for i in range(max(candidate_blocks, baseline_blocks)):
                 for name, fn, blocks in (
@@ -146,13 +112,15 @@ def measure_speedup(
                 ):
                     if i < blocks:
                         if deadline.left() <= 0:
-                            raise _BudgetExceeded
+                            raise BudgetExceeded
+                        timing[0] = name
                         best[name] = min(best[name], _block(fn, fresh.take(calls[name])))
-        except _BudgetExceeded:
+                        timing[0] = None
+        except BudgetExceeded:
             cut_short = True
     if math.isinf(best["baseline"]):
         raise RuntimeError("the baseline did not finish within the timing budget; the exercise is mis-sized")
-    return Speedup(best["candidate"], best["baseline"], cut_short)
+    return Speedup(best["candidate"], best["baseline"], cut_short, compiles["candidate"])
 
 
 def _check_baseline(baseline: Callable, problem: str, *, custom: bool) -> None:
@@ -171,9 +139,9 @@ def _check_baseline(baseline: Callable, problem: str, *, custom: bool) -> None:
 def _check_traced_size(candidate: Callable, args: tuple, problem: str, budget_seconds: float, **say) -> None:
     """Before compiling anything: refuse a huge program (`_size.py`) or one that cannot even be traced in time."""
     try:
-        with _Deadline(budget_seconds):
+        with Deadline(budget_seconds):
             check_compiled_size(candidate, args, problem, what=say["what"], section=say["section"])
-    except _BudgetExceeded:
+    except BudgetExceeded:
         raise CheckFailed(
             f"{say['what']} did not finish a single call within the {budget_seconds:g} s timing budget "
             "(JAX was tracing it).",
@@ -231,11 +199,13 @@ def check_speedup(
         verdict += "; the measurement was cut short because it took too long"
     if best.ratio >= required:
         return best
-    # Why an answer that looked fast in the notebook can be slow here.
-    verdict += (
-        ". Every timed call gets slightly different input values, so compiling again for new values "
-        "(a float marked static) or remembering earlier results does not help"
-    )
+    if best.candidate_compiles:
+        # Why an answer that looked fast in the notebook can be slow here.
+        verdict += (
+            f". It compiled {best.candidate_compiles} times while it was timed, after its warm-up calls: a jax.jit "
+            "created inside the function compiles on every call, and so does an argument marked static whose value "
+            "changes (every timed call gets slightly different input values)"
+        )
     if timing_mode() == "advisory":
         print(f"Timing is advisory on this machine, so no points depend on it: {verdict}.")
         return best

@@ -26,7 +26,7 @@ def test_remembering_results_gains_nothing():
             seen[key] = selu_loop(x)
         return seen[key]
 
-    with pytest.raises(ag.CheckFailed, match="remembering earlier results does not help"):
+    with pytest.raises(ag.CheckFailed, match="ran .* as fast as"):
         ag.check_speedup(remembers, selu_loop, (X,), "selu", required=5.0)
     # Two warm-up calls and nine blocks of at least one call each, every one on a new input.
     assert len(seen) >= 11, "every timed call should have seen a new input"

@@ -61,6 +61,15 @@ def test_failure_states_measured_and_required_ratio():
     assert re.search(r"my_selu ran \d+\.\dx as fast as the baseline", message)
     assert "required: at least 5x" in message
     assert "course/01_arrays.ipynb#Broadcasting-instead-of-Python-loops" in message
+    assert "compiled" not in message  # a plain slow loop compiles nothing new: no word about recompiling
+
+
+def test_an_answer_that_jits_inside_itself_is_told_it_compiles_on_every_call():
+    def jits_every_call(x):
+        return jax.jit(lambda y: selu(y))(x)
+
+    with pytest.raises(ag.CheckFailed, match=r"compiled \d+ times while it was timed.*jax.jit created inside"):
+        ag.check_speedup(jits_every_call, selu_loop, (X,), "selu", required=1e6)
 
 
 def test_every_output_leaf_is_waited_for():
