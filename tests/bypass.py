@@ -1,16 +1,21 @@
-"""The bypass table: for every problem, the skill it grades, the shortcut tried, and whether it was caught.
+"""The README's two tables of what the variants prove.
 
-A bypass is a variant in variants.py with a "bypass" entry naming the skill it skips. The
-autograde test (course/test_autograde.py) asserts that each loses exactly its points under the
-real nbgrader, and records what it saw; the README carries the same table (`python
-tests/bypass.py` rewrites it, tests/course/test_bypass.py keeps it current).
+The bypass table: for every problem, the skill it grades, the shortcut tried (a variant in
+variants.py with a "bypass" entry), and whether it was caught. The variants table: for every
+wrong variant and each test it fails, whether a visible test already fails it (what a student
+sees before submitting) or only a hidden one.
+
+The autograde test (course/test_autograde.py) grades every variant with the real nbgrader,
+asserts what these tables say, and records what it saw in test-artifacts/; `python
+tests/bypass.py` rewrites both tables (the variants table from the latest recorded run of
+each set), and tests/course/test_bypass.py keeps them in step with variants.py.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
-from pathlib import Path
 
 import nbformat
 
@@ -19,6 +24,8 @@ from variants import VARIANTS
 
 _HEADING = re.compile(r"^## (Problem \d+[^\n]*?)\s*(\(\d+ points?\))?\s*$", re.M)
 README_BLOCK = re.compile(r"(<!-- bypass table -->\n).*?(<!-- /bypass table -->)", re.S)
+VARIANTS_BLOCK = re.compile(r"(<!-- variants table -->\n).*?(<!-- /variants table -->)", re.S)
+CAUGHT_ARTIFACTS = ROOT / "test-artifacts" / "caught"
 
 
 def problems(assignment: str) -> list[tuple[str, list[str]]]:
@@ -55,12 +62,49 @@ def markdown(table: list[list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def readme_caught() -> dict[tuple[str, str, str], str]:
+    """`(set, variant, test) -> "visible" | "hidden"`, as the README's variants table says."""
+    found = VARIANTS_BLOCK.search((ROOT / "README.md").read_text())
+    table = {}
+    for line in found[0].splitlines()[3:-1] if found else []:
+        assignment, name, test, where = (cell.strip().strip("`") for cell in line.strip("|").split("|"))
+        table[(assignment, name, test)] = where
+    return table
+
+
+def recorded_caught() -> dict[tuple[str, str, str], str]:
+    """What the latest autograde run of each set recorded (test-artifacts/caught/<set>.json)."""
+    table = {}
+    for path in sorted(CAUGHT_ARTIFACTS.glob("*.json")):
+        for name, tests in json.loads(path.read_text()).items():
+            table.update({(path.stem, name, test): where for test, where in tests.items()})
+    return table
+
+
+def variant_rows(caught: dict[tuple[str, str, str], str]) -> list[list[str]]:
+    """One row per wrong variant and test it fails: set, variant, test, where it is caught ("?" if unknown)."""
+    return [
+        [assignment, f"`{name}`", test, caught.get((assignment, name, test), "?")]
+        for assignment in ASSIGNMENTS
+        for name, variant in VARIANTS[assignment].items()
+        for test in sorted(variant["loses"])
+    ]
+
+
+def variants_markdown(table: list[list[str]]) -> str:
+    lines = ["| set | variant | test it fails | caught by |", "|---|---|---|---|"]
+    lines += ["| " + " | ".join(row) + " |" for row in table]
+    return "\n".join(lines) + "\n"
+
+
 if __name__ == "__main__":
     readme = ROOT / "README.md"
     text = readme.read_text()
-    if not README_BLOCK.search(text):
-        sys.exit("README.md has no <!-- bypass table --> ... <!-- /bypass table --> block")
-    readme.write_text(README_BLOCK.sub(lambda m: m[1] + markdown(rows()) + m[2], text))
-    print(
-        f"rewrote the bypass table in {readme.relative_to(Path.cwd()) if readme.is_relative_to(Path.cwd()) else readme}"
-    )
+    for block in (README_BLOCK, VARIANTS_BLOCK):
+        if not block.search(text):
+            sys.exit(f"README.md has no {block.pattern[1:22]} ... block")
+    caught = {**readme_caught(), **recorded_caught()}
+    text = README_BLOCK.sub(lambda m: m[1] + markdown(rows()) + m[2], text)
+    text = VARIANTS_BLOCK.sub(lambda m: m[1] + variants_markdown(variant_rows(caught)) + m[2], text)
+    readme.write_text(text)
+    print(f"rewrote the bypass and variants tables in {readme}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html as html_lib
+import json
 import re
 import time
 
@@ -121,6 +122,45 @@ def bypasses_lose_the_points_of_the_skill_they_skip(graded):
     assert all(caught.values()), f"bypasses that kept points: {[n for (_, n), ok in caught.items() if not ok]}"
 
 
+_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def where_caught(course, assignment: str, student: str) -> dict[str, str]:
+    """For each test cell that failed: "visible" if a line above its hidden tests raised, else "hidden"."""
+    nb = json.loads((course / "autograded" / student / assignment / f"{assignment}.ipynb").read_text())
+    found = {}
+    for cell in nb["cells"]:
+        error = next((o for o in cell.get("outputs", []) if o["output_type"] == "error"), None)
+        grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id")
+        if error is None or not grade_id:
+            continue
+        lines = "".join(cell["source"]).splitlines()
+        hidden_from = next((n for n, line in enumerate(lines, 1) if "BEGIN HIDDEN TESTS" in line), len(lines) + 1)
+        raised = _CELL_LINE.search(_ANSI.sub("", "\n".join(error["traceback"])))
+        found[grade_id] = "visible" if raised and int(raised[1]) < hidden_from else "hidden"
+    return found
+
+
+def variants_are_caught_where_the_readme_says(graded):
+    """Record, for each wrong variant and test it fails, whether a visible test fails it; compare with the README."""
+    assignment, course, _ = graded
+    seen = {}
+    for name, variant in VARIANTS[assignment].items():
+        where = where_caught(course, assignment, name)
+        seen[name] = {test: where.get(test, "no error shown") for test in sorted(variant["loses"])}
+    bypass.CAUGHT_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (bypass.CAUGHT_ARTIFACTS / f"{assignment}.json").write_text(json.dumps(seen, indent=1) + "\n")
+    readme = bypass.readme_caught()
+    differ = [
+        f"{name}/{test}: {where} (README: {readme.get((assignment, name, test), 'no row')})"
+        for name, tests in seen.items()
+        for test, where in tests.items()
+        if readme.get((assignment, name, test)) != where
+    ]
+    assert not differ, "caught elsewhere than the README says; run `python tests/bypass.py`:\n" + "\n".join(differ)
+
+
 # One test per assignment, so that its batch (the slow part) is graded once, whichever
 # pytest-xdist worker runs it; each claim about the batch is a subtest of its own.
 CLAIMS = [
@@ -130,6 +170,7 @@ CLAIMS = [
     every_timed_or_structural_problem_has_two_variants_that_fail_it,
     feedback_keeps_messages_and_hides_test_code,
     bypasses_lose_the_points_of_the_skill_they_skip,
+    variants_are_caught_where_the_readme_says,
 ]
 
 

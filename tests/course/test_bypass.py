@@ -6,6 +6,7 @@ import bypass
 import pytest
 
 from support import ROOT
+from variants import VARIANTS
 
 pytestmark = pytest.mark.unit
 
@@ -22,3 +23,16 @@ def test_every_problem_of_every_set_has_a_row():
     table = bypass.rows()
     for assignment in ("01_arrays", "09_capstone"):
         assert {row[1] for row in table if row[0] == assignment} == {h for h, _ in bypass.problems(assignment)}
+
+
+def test_the_readme_variants_table_has_a_row_for_every_test_each_wrong_variant_fails():
+    rows = {(row[0], row[1].strip("`"), row[2]) for row in bypass.variant_rows({})}
+    assert set(bypass.readme_caught()) == rows, "stale: run `python tests/bypass.py`"
+    assert set(bypass.readme_caught().values()) <= {"visible", "hidden", "?"}
+
+
+def test_correct_alternatives_fail_nothing_in_every_set():
+    for assignment, variants in VARIANTS.items():
+        alternatives = [v for v in variants.values() if "alternative" in v]
+        assert alternatives, f"{assignment} has no correct answer written another way in variants.py"
+        assert all(v["loses"] == set() and "bypass" not in v for v in alternatives), assignment
