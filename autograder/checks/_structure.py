@@ -18,6 +18,14 @@ _NOT_TRACEABLE_HINT = (
 )
 
 
+_TRACER_ERRORS = (
+    jax.errors.TracerArrayConversionError,
+    jax.errors.ConcretizationTypeError,
+    jax.errors.TracerBoolConversionError,
+    jax.errors.TracerIntegerConversionError,
+)
+
+
 def _sub_jaxprs(params: dict) -> Iterable[Jaxpr]:
     for value in params.values():
         for item in value if isinstance(value, (tuple, list)) else (value,):
@@ -38,13 +46,12 @@ def trace(f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str
     """The jaxpr of `f(*args)`, or a `CheckFailed` that says why it cannot be traced."""
     try:
         return jax.make_jaxpr(f, static_argnums=tuple(static_argnums))(*args)
-    except (
-        jax.errors.TracerArrayConversionError,
-        jax.errors.ConcretizationTypeError,
-        jax.errors.TracerBoolConversionError,
-        jax.errors.TracerIntegerConversionError,
-    ) as error:
-        kind = type(error).__name__
+    except (*_TRACER_ERRORS, ValueError, TypeError) as error:
+        # NumPy reports a traced value stored into its array (`a[0] = x`) as a ValueError caused by one of JAX's.
+        cause = error if isinstance(error, _TRACER_ERRORS) else error.__cause__
+        if not isinstance(cause, _TRACER_ERRORS):
+            raise
+        kind = type(cause).__name__
         raise CheckFailed(
             f"{what} cannot be traced by JAX ({kind}), so it cannot be jitted or transformed.",
             hint=_NOT_TRACEABLE_HINT,

@@ -140,3 +140,13 @@ def test_code_that_compiles_nothing_is_not_jax():
     ag.check_compile_count(jax.jit(plain), [(jnp.ones(3),)], 1, at_least=1)
     with pytest.raises(ag.CheckFailed, match="compiled 0 times"):
         ag.check_compile_count(lambda x: np.sin(x) * 2, [(np.ones(3),)], 1, at_least=1)
+
+
+def test_numpy_storing_a_traced_value_is_reported_as_untraceable():
+    def stores_into_numpy(x):
+        out = np.zeros(3, np.float32)
+        out[0] = x[0]
+        return out
+
+    with pytest.raises(ag.CheckFailed, match=r"cannot be traced by JAX \(ConcretizationTypeError\)"):
+        ag.check_traceable(stores_into_numpy, jnp.ones(3))
