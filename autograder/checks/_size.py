@@ -67,6 +67,7 @@ def check_compiled_size(f: Callable, args: tuple, problem: str, *, what: str, se
             f"{what} is compiled as one program of {size:,} operations for these inputs, where a good answer "
             f"needs {needed}: a Python loop inside jax.jit is unrolled, one copy of its body per "
             "iteration, and compiling that would take minutes, so it was not run.",
-            hint="write the loop with jax.lax.fori_loop or jax.lax.scan, so that its body is compiled once.",
+            hint="replace the Python loop: vectorise it (broadcasting, jax.vmap), or, for steps that depend on each "
+            "other, write it with jax.lax.fori_loop or jax.lax.scan, so that its body is compiled once.",
             section=section,
         )
