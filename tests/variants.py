@@ -530,7 +530,8 @@ VARIANTS = {
             },
             "loses": {"test_batch_independent", "test_batch_key_reuse"},
         },
-        # Every layer drawn from the same key.
+        # Bypass: every layer drawn from the one key passed in, so no key per layer: the layers'
+        # weights are correlated, and the recipe-exact comparison (layer i from split(key, n)[i]) differs.
         "init_same_key": {
             "answers": {
                 "init": "def init_mlp(key, sizes):\n"
@@ -538,6 +539,41 @@ VARIANTS = {
                 "            for m, n in zip(sizes[:-1], sizes[1:])]\n",
             },
             "loses": {"test_init"},
+            "bypass": "a key per layer (split), drawn by the recipe",
+        },
+        # Correct, another way: the library's initialiser, He normal written as variance_scaling.
+        "init_variance_scaling": {
+            "answers": {
+                "init": "def init_mlp(key, sizes):\n"
+                "    he = jax.nn.initializers.variance_scaling(2.0, 'fan_in', 'normal')\n"
+                "    params = []\n"
+                "    for i, k in enumerate(jax.random.split(key, len(sizes) - 1)):\n"
+                "        params.append({'W': he(k, (sizes[i], sizes[i + 1])), 'b': jnp.zeros(sizes[i + 1])})\n"
+                "    return params\n",
+            },
+            "loses": set(),
+            "alternative": "jax.nn.initializers.variance_scaling(2, 'fan_in', 'normal') in an indexed loop",
+        },
+        # Bypass: one mask for the last axis, shared by every row (example): right on the visible
+        # 1-D input, but not a fresh draw per value, which the hidden 2-D input shows.
+        "dropout_one_mask_for_all_rows": {
+            "answers": {
+                "dropout": "def dropout(key, x, rate):\n"
+                "    keep = jax.random.bernoulli(key, 1 - rate, x.shape[-1:])\n"
+                "    return jnp.where(keep, x / (1 - rate), 0.0)\n",
+            },
+            "loses": {"test_dropout"},
+            "bypass": "a mask drawn for every value from the key, kept values scaled by 1 / (1 - rate)",
+        },
+        # Correct, another way: the uniform draw bernoulli makes, compared by hand, and a product.
+        "dropout_uniform_threshold": {
+            "answers": {
+                "dropout": "def dropout(key, x, rate):\n"
+                "    keep = jax.random.uniform(key, x.shape) < 1 - rate\n"
+                "    return x * keep / (1 - rate)\n",
+            },
+            "loses": set(),
+            "alternative": "uniform(key, shape) < 1 - rate and a product, instead of bernoulli and where",
         },
         "dropout_no_rescale": {
             "answers": {
