@@ -774,6 +774,26 @@ VARIANTS = {
             },
             "loses": {"test_predict"},
         },
+        # Bypass: a Python loop over the rows instead of vmap: right values, but the traced program
+        # holds one copy of the network per example (and so does every jitted step built on it).
+        "predict_row_loop": {
+            "answers": {
+                "predict": "def predict(params, X):\n    return jnp.stack([forward_one(params, x) for x in X])\n"
+            },
+            "loses": {"test_predict"},
+            "bypass": "a batch computed at once (vmap), not a Python loop over the rows",
+        },
+        # Correct, another way: the forward pass batched by hand, a matrix of rows through each layer.
+        "predict_batched_by_hand": {
+            "answers": {
+                "predict": "def predict(params, X):\n"
+                "    for layer in params[:-1]:\n"
+                "        X = jnp.tanh(X @ layer['W'] + layer['b'])\n"
+                "    return X @ params[-1]['W'] + params[-1]['b']\n",
+            },
+            "loses": set(),
+            "alternative": "the forward pass written for a batch by hand, instead of vmap",
+        },
         # Climbs the loss: the step, and everything trained with it, goes wrong.
         "step_gradient_ascent": {
             "answers": {
@@ -785,14 +805,16 @@ VARIANTS = {
             # Fast but wrong: the speed cell's hidden test checks the timed function's result too.
             "loses": {"test_step", "test_epoch", "test_fit", "test_speed"},
         },
-        # Correct but slow: every step dispatched op by op from Python.
+        # Bypass: the right step, not jitted: every operation dispatched from Python. Problem 2 asks
+        # for it jitted (check_jitted), Problem 5 times it.
         "step_not_jitted": {
             "answers": {
                 "step": "def train_step(params, X, y, lr):\n"
                 "    loss, grads = jax.value_and_grad(loss_fn)(params, X, y)\n"
                 "    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss\n",
             },
-            "loses": {"test_speed"},
+            "loses": {"test_step", "test_speed"},
+            "bypass": "a step jitted as a whole, compiled once",
         },
         # Correct but slow: a new jitted function, so a compilation, on every call.
         "step_jit_every_call": {
@@ -802,7 +824,19 @@ VARIANTS = {
                 "    loss, grads = step(params)\n"
                 "    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss\n",
             },
-            "loses": {"test_speed"},
+            "loses": {"test_step", "test_speed"},
+        },
+        # Correct, another way: the loss and the gradient in two calls, each layer's dict updated by hand.
+        "step_grad_then_loss": {
+            "answers": {
+                "step": "@jax.jit\n"
+                "def train_step(params, X, y, lr):\n"
+                "    grads = jax.grad(loss_fn)(params, X, y)\n"
+                "    new = [{name: layer[name] - lr * g[name] for name in layer} for layer, g in zip(params, grads)]\n"
+                "    return new, loss_fn(params, X, y)\n",
+            },
+            "loses": set(),
+            "alternative": "jax.grad and loss_fn called apart, a list of dict comprehensions instead of jax.tree.map",
         },
         # Right values, but a Python loop dispatches every minibatch.
         "epoch_python_loop": {
@@ -874,6 +908,34 @@ VARIANTS = {
                 "    return trained\n",
             },
             "loses": {"test_fit"},
+        },
+        # Bypass: params trained once on the notebook's own data, returned whatever fit is given:
+        # accurate on any rings, but not trained by the loop on the data passed in.
+        "fit_returns_precomputed": {
+            "answers": {
+                "fit": "def _fit(key, X, y, epochs):\n"
+                "    init_key, shuffle_key = jax.random.split(key)\n"
+                "    params = init_mlp(init_key, SIZES)\n"
+                "    for epoch in range(epochs):\n"
+                "        params, _ = train_epoch(params, X, y, jax.random.fold_in(shuffle_key, epoch), 0.5)\n"
+                "    return params\n\n\n"
+                "TRAINED = _fit(jax.random.key(2), X_train, y_train, 10)\n\n\n"
+                "def fit(key, X, y, epochs):\n"
+                "    return TRAINED\n",
+            },
+            "loses": {"test_fit"},
+            "bypass": "the training loop itself, on the data and key given",
+        },
+        # Correct, another way: the epochs in a lax.fori_loop, params as its carry.
+        "fit_fori_loop": {
+            "answers": {
+                "fit": "def fit(key, X, y, epochs):\n"
+                "    init_key, shuffle_key = jax.random.split(key)\n"
+                "    epoch = lambda e, p: train_epoch(p, X, y, jax.random.fold_in(shuffle_key, e), 0.5)[0]\n"
+                "    return jax.lax.fori_loop(0, epochs, epoch, init_mlp(init_key, SIZES))\n",
+            },
+            "loses": set(),
+            "alternative": "jax.lax.fori_loop over the epochs instead of a Python loop",
         },
     },
 }
