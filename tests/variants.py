@@ -841,7 +841,8 @@ VARIANTS = {
             },
             "loses": {"test_batch_independent", "test_batch_key_reuse"},
         },
-        # Every layer drawn from the same key.
+        # Bypass: every layer drawn from the one key passed in, so no key per layer: the layers'
+        # weights are correlated, and the recipe-exact comparison (layer i from split(key, n)[i]) differs.
         "init_same_key": {
             "answers": {
                 "init": "def init_mlp(key, sizes):\n"
@@ -849,6 +850,41 @@ VARIANTS = {
                 "            for m, n in zip(sizes[:-1], sizes[1:])]\n",
             },
             "loses": {"test_init"},
+            "bypass": "a key per layer (split), drawn by the recipe",
+        },
+        # Correct, another way: the library's initialiser, He normal written as variance_scaling.
+        "init_variance_scaling": {
+            "answers": {
+                "init": "def init_mlp(key, sizes):\n"
+                "    he = jax.nn.initializers.variance_scaling(2.0, 'fan_in', 'normal')\n"
+                "    params = []\n"
+                "    for i, k in enumerate(jax.random.split(key, len(sizes) - 1)):\n"
+                "        params.append({'W': he(k, (sizes[i], sizes[i + 1])), 'b': jnp.zeros(sizes[i + 1])})\n"
+                "    return params\n",
+            },
+            "loses": set(),
+            "alternative": "jax.nn.initializers.variance_scaling(2, 'fan_in', 'normal') in an indexed loop",
+        },
+        # Bypass: one mask for the last axis, shared by every row (example): right on the visible
+        # 1-D input, but not a fresh draw per value, which the hidden 2-D input shows.
+        "dropout_one_mask_for_all_rows": {
+            "answers": {
+                "dropout": "def dropout(key, x, rate):\n"
+                "    keep = jax.random.bernoulli(key, 1 - rate, x.shape[-1:])\n"
+                "    return jnp.where(keep, x / (1 - rate), 0.0)\n",
+            },
+            "loses": {"test_dropout"},
+            "bypass": "a mask drawn for every value from the key, kept values scaled by 1 / (1 - rate)",
+        },
+        # Correct, another way: the uniform draw bernoulli makes, compared by hand, and a product.
+        "dropout_uniform_threshold": {
+            "answers": {
+                "dropout": "def dropout(key, x, rate):\n"
+                "    keep = jax.random.uniform(key, x.shape) < 1 - rate\n"
+                "    return x * keep / (1 - rate)\n",
+            },
+            "loses": set(),
+            "alternative": "uniform(key, shape) < 1 - rate and a product, instead of bernoulli and where",
         },
         "dropout_no_rescale": {
             "answers": {
@@ -868,39 +904,95 @@ VARIANTS = {
         # Each device subtracts its own piece's mean: right only on one device.
         "pmap_local_mean": {
             "answers": {
-                "pmap": "def center_pmap(x):\n"
-                "    pieces = jax.pmap(lambda p: p - jnp.mean(p))(x.reshape(jax.device_count(), -1))\n"
+                "pmap": "def center_piece(piece):\n"
+                "    return piece - jnp.mean(piece)\n\n\n"
+                "def center_pmap(x):\n"
+                "    pieces = jax.pmap(center_piece)(x.reshape(jax.device_count(), -1))\n"
                 "    return pieces.reshape(x.shape)\n",
             },
             "loses": {"test_pmap", "test_pmap_structure"},
         },
+        # Bypass: psum where pmean is needed, a mean device_count() times too large: right only on
+        # one device, so the test runs center_piece as 8 (and, hidden, 12) simulated devices with vmap.
+        "pmap_psum_not_pmean": {
+            "answers": {
+                "pmap": "def center_piece(piece):\n"
+                "    return piece - jax.lax.psum(jnp.mean(piece), 'devices')\n\n\n"
+                "def center_pmap(x):\n"
+                "    pieces = jax.pmap(center_piece, axis_name='devices')(x.reshape(jax.device_count(), -1))\n"
+                "    return pieces.reshape(x.shape)\n",
+            },
+            "loses": {"test_pmap"},
+            "bypass": "the global mean from a collective, for any number of devices",
+        },
+        # Divides by jax.device_count(), not the number of pieces the collective summed: right on
+        # this machine's 8 devices, wrong on the hidden test's 12 simulated ones.
+        "pmap_divides_by_device_count": {
+            "answers": {
+                "pmap": "def center_piece(piece):\n"
+                "    return piece - jax.lax.psum(jnp.sum(piece), 'devices') / (piece.size * jax.device_count())\n\n\n"
+                "def center_pmap(x):\n"
+                "    pieces = jax.pmap(center_piece, axis_name='devices')(x.reshape(jax.device_count(), -1))\n"
+                "    return pieces.reshape(x.shape)\n",
+            },
+            "loses": {"test_pmap"},
+        },
         # Right values, but no device does any part of the work.
         "pmap_not_parallel": {
-            "answers": {"pmap": "def center_pmap(x):\n    return x - jnp.mean(x)\n"},
+            "answers": {
+                "pmap": "def center_piece(piece):\n"
+                "    return piece - jax.lax.pmean(jnp.mean(piece), 'devices')\n\n\n"
+                "def center_pmap(x):\n"
+                "    return x - jnp.mean(x)\n",
+            },
             "loses": {"test_pmap_structure"},
         },
-        # Passes the visible test by returning its expected output: the hidden test catches it.
+        # Passes the visible tests by returning their expected outputs: the hidden test catches it.
         "pmap_hardcoded": {
             "answers": {
-                "pmap": "def center_pmap(x):\n    return jnp.arange(8.0 * n_devices) - (8.0 * n_devices - 1) / 2\n",
+                "pmap": "def center_piece(piece):\n"
+                "    return piece - 31.5\n\n\n"
+                "def center_pmap(x):\n"
+                "    return jnp.arange(8.0 * n_devices) - (8.0 * n_devices - 1) / 2\n",
             },
             "loses": {"test_pmap", "test_pmap_structure"},
         },
         # Not migrated: still pmap underneath.
         "shard_map_still_pmap": {
             "answers": {
-                "pmap": "@functools.partial(jax.pmap, axis_name='devices')\n"
-                "def _center_pieces(piece):\n"
-                "    return piece - jax.lax.pmean(jnp.mean(piece), 'devices')\n\n\n"
-                "def center_pmap(x):\n"
-                "    return _center_pieces(x.reshape(jax.device_count(), -1)).reshape(x.shape)\n",
                 "shard_map": "def center_shard_map(x, mesh):\n    return center_pmap(x)\n",
             },
             "loses": {"test_shard_map_structure"},
         },
+        # Bypass: the right values computed on one device, with no per-device program or collective.
         "shard_map_not_parallel": {
             "answers": {"shard_map": "def center_shard_map(x, mesh):\n    return x - jnp.mean(x)\n"},
             "loses": {"test_shard_map_structure"},
+            "bypass": "a per-device program (shard_map) with a collective over the mesh axis",
+        },
+        # psum where pmean is needed: right only on a one-device mesh, and the tests' meshes hold
+        # every CPU device (8), whatever the default devices are.
+        "shard_map_psum_not_pmean": {
+            "answers": {
+                "shard_map": "def center_shard_map(x, mesh):\n"
+                "    axis = mesh.axis_names[0]\n"
+                "    x = jax.device_put(x, NamedSharding(mesh, P(axis)))\n"
+                "    center = lambda p: p - jax.lax.psum(jnp.mean(p), axis)\n"
+                "    return jax.shard_map(center, mesh=mesh, in_specs=P(axis), out_specs=P(axis))(x)\n",
+            },
+            "loses": {"test_shard_map"},
+        },
+        # Correct, another way: the global sum over the devices, divided by the whole length.
+        "shard_map_psum_of_sums": {
+            "answers": {
+                "shard_map": "def center_shard_map(x, mesh):\n"
+                "    axis, total = mesh.axis_names[0], x.size\n"
+                "    x = jax.device_put(x, NamedSharding(mesh, P(axis)))\n"
+                "    center = lambda p: p - jax.lax.psum(p.sum(), axis) / total\n"
+                "    return jax.shard_map(center, mesh=mesh, in_specs=P(axis), out_specs=P(axis))(x)\n",
+            },
+            "loses": set(),
+            "alternative": "psum of the pieces' sums divided by the global length, instead of pmean",
         },
         # Forgets the collective: each device centres its own piece.
         "shard_map_local_mean": {
@@ -912,10 +1004,24 @@ VARIANTS = {
             },
             "loses": {"test_shard_map", "test_shard_map_structure"},
         },
-        # Right values, on one device.
+        # Bypass: a plain matmul on one device, with the right values; the tests' mesh holds every
+        # CPU device, so this is seen even where the default devices are one GPU.
         "matmul_unsharded": {
             "answers": {"matmul": "def sharded_matmul(A, B, mesh):\n    return A @ B\n"},
             "loses": {"test_matmul_sharding"},
+            "bypass": "the result laid out across the mesh as asked",
+        },
+        # Correct, another way: shard the inputs (rows of A on "x", columns of B on "y") and let jit
+        # propagate the layout to the product.
+        "matmul_sharded_inputs": {
+            "answers": {
+                "matmul": "def sharded_matmul(A, B, mesh):\n"
+                "    A = jax.device_put(A, NamedSharding(mesh, P('x', None)))\n"
+                "    B = jax.device_put(B, NamedSharding(mesh, P(None, 'y')))\n"
+                "    return jax.jit(jnp.matmul)(A, B)\n",
+            },
+            "loses": set(),
+            "alternative": "sharded inputs, the product's layout propagated by jit",
         },
         "matmul_axes_swapped": {
             "answers": {
@@ -924,7 +1030,8 @@ VARIANTS = {
             },
             "loses": {"test_matmul_sharding"},
         },
-        # The pmap recipe under shard_map: the gradient comes out device_count() times too large.
+        # The pmap recipe under shard_map: the gradient comes out device_count() times too large,
+        # on the tests' mesh of every CPU device (8), whatever the default devices are.
         "dp_grad_pmap_recipe": {
             "answers": {
                 "dp": "def dp_grad(w, X, y, mesh):\n"
@@ -936,10 +1043,27 @@ VARIANTS = {
             },
             "loses": {"test_dp_grad"},
         },
-        # Right values, on one device.
+        # Bypass: the single-device gradient, right values with no data parallelism.
         "dp_grad_single_device": {
             "answers": {"dp": "def dp_grad(w, X, y, mesh):\n    return jax.grad(loss)(w, X, y)\n"},
             "loses": {"test_dp_grad_structure"},
+            "bypass": "a data-parallel gradient: shard_map with a collective over the mesh axis",
+        },
+        # Correct, another way: w cast to varying first, so its gradient is each device's own, and
+        # then the pmap recipe (pmean of the gradients) is right.
+        "dp_grad_varying_w": {
+            "answers": {
+                "dp": "def dp_grad(w, X, y, mesh):\n"
+                "    axis = mesh.axis_names[0]\n"
+                "    X = jax.device_put(X, NamedSharding(mesh, P(axis)))\n"
+                "    y = jax.device_put(y, NamedSharding(mesh, P(axis)))\n"
+                "    def local(w, X, y):\n"
+                "        w = jax.lax.pcast(w, axis, to='varying')\n"
+                "        return jax.lax.pmean(jax.grad(loss)(w, X, y), axis)\n"
+                "    return jax.shard_map(local, mesh=mesh, in_specs=(P(), P(axis), P(axis)), out_specs=P())(w, X, y)\n",
+            },
+            "loses": set(),
+            "alternative": "w cast to varying (jax.lax.pcast), then the pmean of the local gradients",
         },
         # Sharded by jit alone: right values, but no explicit collective in the program.
         "dp_grad_jit_only": {
@@ -961,6 +1085,26 @@ VARIANTS = {
             },
             "loses": {"test_predict"},
         },
+        # Bypass: a Python loop over the rows instead of vmap: right values, but the traced program
+        # holds one copy of the network per example (and so does every jitted step built on it).
+        "predict_row_loop": {
+            "answers": {
+                "predict": "def predict(params, X):\n    return jnp.stack([forward_one(params, x) for x in X])\n"
+            },
+            "loses": {"test_predict"},
+            "bypass": "a batch computed at once (vmap), not a Python loop over the rows",
+        },
+        # Correct, another way: the forward pass batched by hand, a matrix of rows through each layer.
+        "predict_batched_by_hand": {
+            "answers": {
+                "predict": "def predict(params, X):\n"
+                "    for layer in params[:-1]:\n"
+                "        X = jnp.tanh(X @ layer['W'] + layer['b'])\n"
+                "    return X @ params[-1]['W'] + params[-1]['b']\n",
+            },
+            "loses": set(),
+            "alternative": "the forward pass written for a batch by hand, instead of vmap",
+        },
         # Climbs the loss: the step, and everything trained with it, goes wrong.
         "step_gradient_ascent": {
             "answers": {
@@ -972,14 +1116,16 @@ VARIANTS = {
             # Fast but wrong: the speed cell's hidden test checks the timed function's result too.
             "loses": {"test_step", "test_epoch", "test_fit", "test_speed"},
         },
-        # Correct but slow: every step dispatched op by op from Python.
+        # Bypass: the right step, not jitted: every operation dispatched from Python. Problem 2 asks
+        # for it jitted (check_jitted), Problem 5 times it.
         "step_not_jitted": {
             "answers": {
                 "step": "def train_step(params, X, y, lr):\n"
                 "    loss, grads = jax.value_and_grad(loss_fn)(params, X, y)\n"
                 "    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss\n",
             },
-            "loses": {"test_speed"},
+            "loses": {"test_step", "test_speed"},
+            "bypass": "a step jitted as a whole, compiled once",
         },
         # Correct but slow: a new jitted function, so a compilation, on every call.
         "step_jit_every_call": {
@@ -989,7 +1135,19 @@ VARIANTS = {
                 "    loss, grads = step(params)\n"
                 "    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss\n",
             },
-            "loses": {"test_speed"},
+            "loses": {"test_step", "test_speed"},
+        },
+        # Correct, another way: the loss and the gradient in two calls, each layer's dict updated by hand.
+        "step_grad_then_loss": {
+            "answers": {
+                "step": "@jax.jit\n"
+                "def train_step(params, X, y, lr):\n"
+                "    grads = jax.grad(loss_fn)(params, X, y)\n"
+                "    new = [{name: layer[name] - lr * g[name] for name in layer} for layer, g in zip(params, grads)]\n"
+                "    return new, loss_fn(params, X, y)\n",
+            },
+            "loses": set(),
+            "alternative": "jax.grad and loss_fn called apart, a list of dict comprehensions instead of jax.tree.map",
         },
         # Right values, but a Python loop dispatches every minibatch.
         "epoch_python_loop": {
@@ -1061,6 +1219,34 @@ VARIANTS = {
                 "    return trained\n",
             },
             "loses": {"test_fit"},
+        },
+        # Bypass: params trained once on the notebook's own data, returned whatever fit is given:
+        # accurate on any rings, but not trained by the loop on the data passed in.
+        "fit_returns_precomputed": {
+            "answers": {
+                "fit": "def _fit(key, X, y, epochs):\n"
+                "    init_key, shuffle_key = jax.random.split(key)\n"
+                "    params = init_mlp(init_key, SIZES)\n"
+                "    for epoch in range(epochs):\n"
+                "        params, _ = train_epoch(params, X, y, jax.random.fold_in(shuffle_key, epoch), 0.5)\n"
+                "    return params\n\n\n"
+                "TRAINED = _fit(jax.random.key(2), X_train, y_train, 10)\n\n\n"
+                "def fit(key, X, y, epochs):\n"
+                "    return TRAINED\n",
+            },
+            "loses": {"test_fit"},
+            "bypass": "the training loop itself, on the data and key given",
+        },
+        # Correct, another way: the epochs in a lax.fori_loop, params as its carry.
+        "fit_fori_loop": {
+            "answers": {
+                "fit": "def fit(key, X, y, epochs):\n"
+                "    init_key, shuffle_key = jax.random.split(key)\n"
+                "    epoch = lambda e, p: train_epoch(p, X, y, jax.random.fold_in(shuffle_key, e), 0.5)[0]\n"
+                "    return jax.lax.fori_loop(0, epochs, epoch, init_mlp(init_key, SIZES))\n",
+            },
+            "loses": set(),
+            "alternative": "jax.lax.fori_loop over the epochs instead of a Python loop",
         },
     },
 }

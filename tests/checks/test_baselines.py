@@ -45,7 +45,7 @@ def test_the_read_only_copies_students_see_are_the_package_s_code(assignment):
         meta = cell.metadata.get("nbgrader", {})
         if cell.cell_type == "code" and meta.get("locked") and not meta.get("grade"):
             shown.update(_defined(cell.source))
-    # The capstone's naive step uses the student's predict in the notebook, the course's own here.
+    # The capstone's naive step uses the notebook's loss_fn, the course's own copy of it here.
     compared = [name for name in ag.baselines.__all__ if name in shown and name != "train_step_naive"]
     for name in compared:
         assert shown[name] == _defined(inspect.getsource(getattr(ag.baselines, name)))[name], name

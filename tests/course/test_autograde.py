@@ -184,10 +184,18 @@ def test_autograde(assignment, tmp_path, subtests):
 
 
 def test_parallel_assignment_scores_full_marks_on_one_device(tmp_path, monkeypatch):
-    """Hidden tests run with 8 simulated devices above; a single-GPU or CPU-only kernel passes too."""
+    """Hidden tests run with 8 simulated devices above; a single-GPU or CPU-only kernel passes too.
+
+    And a mean off by the device count is still seen there: the test runs the per-device function
+    as 8 simulated devices under `jax.vmap`, whatever devices the kernel has.
+    """
     assignment = "08_parallel"
     course = make_course(tmp_path, assignment)
-    submit(course, assignment, "reference", solution_sources(assignment))
+    reference = solution_sources(assignment)
+    submit(course, assignment, "reference", reference)
+    submit(course, assignment, "psum", {**reference, **VARIANTS[assignment]["pmap_psum_not_pmean"]["answers"]})
     monkeypatch.setenv("JAX_NUM_CPU_DEVICES", "1")
     run(VENV_BIN / "nbgrader", "autograde", assignment, "--force", cwd=course)
-    assert read_scores(course, assignment)["reference"] == test_points(assignment)
+    scores, points = read_scores(course, assignment), test_points(assignment)
+    assert scores["reference"] == points
+    assert scores["psum"] == {**points, "test_pmap": 0.0}
