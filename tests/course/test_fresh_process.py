@@ -5,8 +5,9 @@ given code, answers), and must give the verdict the whole notebook gives it: the
 passes every test; a variant fails exactly the tests it `loses` (which course/test_autograde.py
 proves for the whole notebook under the real nbgrader).
 
-Which runs: every test cell of the reference, and for each variant the test cells that use the
-answers it changes (those between a changed answer cell and the next answer cell). The fresh
+Which runs: every test cell of the reference, and for each variant every test cell that reads a
+name its changed answers bind, directly or through another cell (the other test cells run the
+reference's answers, as the reference's own runs do). The fresh
 process is forked from one that has imported JAX, NumPy and the checks and run nothing else
 (a grading kernel before its first cell: JAX's backend not yet started), then runs the
 kernel's `guard()` and the cells. A new Jupyter kernel per run would cost about two seconds
@@ -15,6 +16,7 @@ of CPU more, for each of some two hundred runs.
 
 from __future__ import annotations
 
+import ast
 import multiprocessing
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -41,18 +43,41 @@ def _is_test(cell) -> bool:
     return bool(meta.get("grade")) and not meta.get("solution")
 
 
-def _tests_using_each_answer(assignment: str) -> dict[str, list[str]]:
-    """For each answer cell's grade_id, the test cells between it and the next answer cell."""
+def _names(source: str) -> tuple[set[str], set[str]]:
+    """The names a cell binds at top level, and every name it reads (all of them, if it does not parse)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set(), {"*"}
+    bound = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        else:
+            bound |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return bound, {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def cells_reading_changed_names(assignment: str, changed: dict[str, str]) -> set[str]:
+    """The test cells that read a name the `changed` answer cells bind, directly or through other cells."""
     nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
-    using: dict[str, list[str]] = {}
-    answer = None
-    for cell in nb.cells:
-        if cell.metadata.get("nbgrader", {}).get("solution"):
-            answer = _grade_id(cell)
-            using[answer] = []
-        elif _is_test(cell) and answer:
-            using[answer].append(_grade_id(cell))
-    return using
+    reference = solution_sources(assignment)
+    tainted: set[str] = set()
+    for grade_id, source in changed.items():
+        tainted |= _names(source)[0] | _names(reference.get(grade_id, ""))[0]
+    tests = set()
+    for cell in nb.cells:  # in notebook order: a helper cell that calls an answer passes the change on
+        if cell.cell_type != "code" or _grade_id(cell) in changed:
+            continue
+        bound, read = _names(cell.source)
+        if read & tainted or "*" in read:
+            if _is_test(cell):
+                tests.add(_grade_id(cell))
+            else:
+                tainted |= bound
+    return tests
 
 
 def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:
@@ -61,9 +86,8 @@ def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:
     every_test = [test for _, tests in problems(assignment) for test in tests]
     for test in every_test:
         yield "reference", reference, test, True
-    using = _tests_using_each_answer(assignment)
     for name, variant in VARIANTS[assignment].items():
-        touched = {test for answer in variant["answers"] for test in using.get(answer, [])}
+        touched = cells_reading_changed_names(assignment, variant["answers"])
         for test in [t for t in every_test if t in touched]:
             yield name, {**reference, **variant["answers"]}, test, test not in variant["loses"]
 
