@@ -11,6 +11,7 @@ from nbgrader.preprocessors import (
     OverwriteKernelspec,
 )
 
+from autograder._config import GUARD_EXEC_LINE
 from autograder.grading.plugins import RefuseTampering, ShortenTestErrors
 
 c = get_config()  # noqa: F821  (nbgrader provides it)
@@ -37,7 +38,7 @@ c.Autograde.sanitize_preprocessors = [
 ]
 c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
-    "--IPKernelApp.exec_lines=import autograder.checks; autograder.checks.guard()",
+    GUARD_EXEC_LINE,
 ]
 
 # Feedback keeps each test's message (what a student acts on) but never its code:
