@@ -68,6 +68,11 @@ def guard(max_file_bytes: int = 256 * 2**20) -> None:
         _trusted.update(_tools())
 
 
+def guarded() -> bool:
+    """Whether `guard()` ran in this kernel: it is grading or self-checking a notebook."""
+    return bool(_trusted)
+
+
 def verify() -> None:
     """Fail the current check if a trusted tool was replaced since `guard()` (no-op without it)."""
     if not _trusted:

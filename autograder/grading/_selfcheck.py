@@ -148,11 +148,21 @@ def _current_notebook() -> Path:
     return target
 
 
-def check_my_work(path: str | os.PathLike | None = None) -> SelfCheck:
+def _in_a_grading_kernel() -> bool:
+    # Read, not imported: this side does not import JAX. The guard runs only in grading kernels.
+    guard = sys.modules.get("autograder.checks._guard")
+    return bool(guard and guard.guarded())
+
+
+def check_my_work(path: str | os.PathLike | None = None) -> SelfCheck | None:
     """Check the notebook you are working in (its last saved version) and print the report.
 
-    Works in JupyterLab and in Colab; elsewhere, pass the notebook's path.
+    Works in JupyterLab and in Colab; elsewhere, pass the notebook's path. While the notebook is
+    being graded or checked it does nothing, so a saved call cannot start a check inside a check.
     """
+    if _in_a_grading_kernel():
+        print("check_my_work() does nothing while this notebook is being graded or checked.")
+        return None
     notebook = Path(path) if path is not None else _current_notebook()
     print(f"Checking the saved version of {notebook.name} in a fresh kernel (save first!) ...", flush=True)
     result = check_notebook(notebook)

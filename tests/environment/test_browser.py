@@ -299,6 +299,24 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                 assert "NotImplementedError" in text, text
                 page.locator(".jp-Dialog .jp-mod-accept").click()
                 expect(page.locator(".jp-Dialog")).to_have_count(0)
+
+                # The self-check, as the exercise's instructions say: `ag.check_my_work()` in a new
+                # cell. Far from the repository, it runs the package's tests, hidden ones included.
+                dom_cells.nth(len(cells) - 1).locator(".jp-InputPrompt").click()
+                page.keyboard.press("Escape")
+                page.keyboard.press("b")
+                expect(dom_cells).to_have_count(len(cells) + 1)
+                check = dom_cells.nth(len(cells))
+                check.locator(".cm-content").click()
+                page.keyboard.type("import autograder as ag; report = ag.check_my_work()")
+                page.keyboard.press("ControlOrMeta+Enter")
+                expect(check.locator(".jp-InputPrompt")).to_have_text(PROMPT_DONE, timeout=180_000)
+                shown = "\n".join(check.locator(".jp-OutputArea-output").all_inner_texts())
+                assert f"Self-check of {notebook.name}: visible and hidden tests" in shown, shown
+                for grade_id in tests.values():
+                    state = "passed" if grade_id in passing else "FAILED"
+                    assert re.search(rf"^\s*{state} .*\({grade_id}\)$", shown, re.MULTILINE), (grade_id, shown)
+                assert "not answered yet" in shown and "Traceback" not in shown, shown
             finally:
                 _screenshot(page, ARTIFACTS / f"{ASSIGNMENT}.png")
                 browser.close()

@@ -122,3 +122,17 @@ def test_an_answer_stopped_by_the_cell_limit_is_named_and_the_other_problems_kee
     affine = [r for r in result.results if r.test.startswith("test_affine")]
     assert affine and all("cell affine was stopped" in r.message and "limit of 5 s" in r.message for r in affine)
     assert all(r.passed for r in result.results if r not in affine), result.report()
+
+
+@pytest.mark.unit
+def test_a_saved_check_my_work_call_does_nothing_while_its_notebook_is_checked(tmp_path):
+    """In a grading or self-check kernel (the guard ran first) the call must not start a check inside the check."""
+    path = answered_copy(tmp_path, {})
+    code = (
+        "import autograder.checks\nautograder.checks.guard()\nimport autograder as ag\n"
+        f"print('returned', ag.check_my_work({str(path)!r}))"
+    )
+    done = subprocess.run([VENV_BIN / "python", "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "does nothing while this notebook is being graded or checked" in done.stdout
+    assert "returned None" in done.stdout and "Self-check of" not in done.stdout
