@@ -21,7 +21,9 @@ def _fingerprint(value: Any) -> Any:
     leaves, treedef = jax.tree.flatten(value, is_leaf=lambda x: not isinstance(x, (list, tuple, dict)))
     out = []
     for leaf in leaves:
-        if isinstance(leaf, (np.ndarray, jax.Array)):
+        if isinstance(leaf, jax.core.Tracer):  # leaked by an earlier trace: it has no value to read
+            out.append(("tracer", id(leaf)))
+        elif isinstance(leaf, (np.ndarray, jax.Array)):
             out.append(("array", id(leaf), np.asarray(leaf).tobytes(), np.shape(leaf), str(np.asarray(leaf).dtype)))
         elif isinstance(leaf, (int, float, complex, str, bytes, bool, type(None))):
             out.append(("value", leaf))
@@ -68,6 +70,9 @@ def check_pure(f: Callable, *args: Any, what: str = "your function", section: st
         )
 
     printed = io.StringIO()
+    # A print, a leak or a counter runs only when JAX traces; an earlier cell's jit may have cached
+    # this trace, so empty the caches: the verdict must not depend on what ran before.
+    jax.clear_caches()
     try:
         with contextlib.redirect_stdout(printed), jax.checking_leaks():
             trace(f, *args, what=what)

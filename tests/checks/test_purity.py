@@ -108,3 +108,28 @@ def test_global_counter_is_caught():
 
 def test_partial_is_unwrapped_for_purity():
     ag.check_pure(partial(sgd, grads=GRADS), dict(PARAMS))
+
+
+def test_a_side_effect_at_trace_time_is_seen_however_often_it_was_traced_before(capsys):
+    """Earlier cells that jitted the function (JAX caches the trace) must not hide a print or a leak."""
+    leaked = []
+
+    def prints(calls, x):
+        print("call", calls)
+        return calls + 1, x * 2
+
+    @jax.jit
+    def leaks(x):
+        leaked.append(x)
+        return x + 1
+
+    x = jnp.ones(2)
+    step, count = jax.jit(prints), 0
+    for _ in range(3):  # as a notebook's earlier test cell does
+        count, _ = step(count, x)
+    leaks(x)
+    with pytest.raises(ag.CheckFailed, match="prints while JAX traces it"):
+        ag.check_pure(prints, 0, x)
+    with pytest.raises(ag.CheckFailed, match="leaks a traced value"):
+        ag.check_pure(leaks, x)
+    capsys.readouterr()
