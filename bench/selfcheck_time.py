@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from autograder.grading import check_notebook  # noqa: E402
+
 from support import ASSIGNMENTS, answered, solution_sources  # noqa: E402
 from variants import VARIANTS  # noqa: E402
-
-from autograder.grading import check_notebook  # noqa: E402
 
 SLOW = (
     "loop",

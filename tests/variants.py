@@ -485,7 +485,7 @@ VARIANTS = {
         },
     },
     "05_vmap": {
-        # Bypass: a formula for the cosine of whole matrices, which ignores f: the hidden tests pass another f.
+        # Bypass: a formula for the cosine of whole matrices, which ignores f: the tests pass another f too.
         "all_pairs_cosine_formula": {
             "answers": {
                 "pairwise": "def all_pairs(f, X, Y):\n"
@@ -570,6 +570,14 @@ VARIANTS = {
             "answers": {
                 "columns": "def filter_columns(W, Xcols, Hs):\n"
                 "    return jax.vmap(filter_one, in_axes=(None, 1, 0))(W, Xcols, Hs)\n",
+            },
+            "loses": {"test_columns"},
+        },
+        # in_axes in the wrong order (rows of Xcols, columns of Hs): JAX's "inconsistent sizes" error.
+        "columns_in_axes_swapped": {
+            "answers": {
+                "columns": "def filter_columns(W, Xcols, Hs):\n"
+                "    return jax.vmap(filter_one, in_axes=(None, 0, 1), out_axes=1)(W, Xcols, Hs)\n",
             },
             "loses": {"test_columns"},
         },
@@ -852,6 +860,32 @@ VARIANTS = {
             "loses": {"test_init"},
             "bypass": "a key per layer (split), drawn by the recipe",
         },
+        # A key per layer from fold_in(key, i): JAX 0.12's split is fold-like (split(key, n)[i] is
+        # fold_in(key, i)), so these are the recipe's weights.
+        "init_fold_in": {
+            "answers": {
+                "init": "def init_mlp(key, sizes):\n"
+                "    return [\n"
+                "        {'W': jax.random.normal(jax.random.fold_in(key, i), (m, n)) * jnp.sqrt(2 / m), 'b': jnp.zeros(n)}\n"
+                "        for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:]))\n"
+                "    ]\n",
+            },
+            "loses": set(),
+            "alternative": "fold_in(key, i) for layer i, equal to split(key, n)[i] in JAX 0.12",
+        },
+        # A new key split off for each layer in turn (key, sub = split(key)): no key is reused,
+        # but these are not the recipe's keys, so not its weights.
+        "init_split_in_turn": {
+            "answers": {
+                "init": "def init_mlp(key, sizes):\n"
+                "    params = []\n"
+                "    for m, n in zip(sizes[:-1], sizes[1:]):\n"
+                "        key, sub = jax.random.split(key)\n"
+                "        params.append({'W': jax.random.normal(sub, (m, n)) * jnp.sqrt(2 / m), 'b': jnp.zeros(n)})\n"
+                "    return params\n",
+            },
+            "loses": {"test_init"},
+        },
         # Correct, another way: the library's initialiser, He normal written as variance_scaling.
         "init_variance_scaling": {
             "answers": {
@@ -865,8 +899,8 @@ VARIANTS = {
             "loses": set(),
             "alternative": "jax.nn.initializers.variance_scaling(2, 'fan_in', 'normal') in an indexed loop",
         },
-        # Bypass: one mask for the last axis, shared by every row (example): right on the visible
-        # 1-D input, but not a fresh draw per value, which the hidden 2-D input shows.
+        # Bypass: one mask for the last axis, shared by every row (example): not a fresh draw per
+        # value, which the 2-D inputs show.
         "dropout_one_mask_for_all_rows": {
             "answers": {
                 "dropout": "def dropout(key, x, rate):\n"
@@ -886,6 +920,16 @@ VARIANTS = {
             "loses": set(),
             "alternative": "uniform(key, shape) < 1 - rate and a product, instead of bernoulli and where",
         },
+        # `rate` taken as the probability to keep: with rate 0.5 the two are the same, so the
+        # visible test uses 0.25.
+        "dropout_rate_as_keep": {
+            "answers": {
+                "dropout": "def dropout(key, x, rate):\n"
+                "    keep = jax.random.bernoulli(key, rate, x.shape)\n"
+                "    return jnp.where(keep, x / rate, 0.0)\n",
+            },
+            "loses": {"test_dropout"},
+        },
         "dropout_no_rescale": {
             "answers": {
                 "dropout": "def dropout(key, x, rate):\n    return jnp.where(jax.random.bernoulli(key, 1 - rate, x.shape), x, 0.0)\n"
@@ -895,7 +939,8 @@ VARIANTS = {
         # Passes the visible test by returning its expected output: the hidden test catches it.
         "dropout_hardcoded": {
             "answers": {
-                "dropout": "def dropout(key, x, rate):\n    return jnp.array([0.0, 0.0, 6.0, 8.0, 0.0, 12.0, 14.0, 0.0])\n"
+                "dropout": "def dropout(key, x, rate):\n"
+                "    return jnp.array([[0.0, 0.0, 12.0, 16.0], [20.0, 24.0, 28.0, 32.0]])\n"
             },
             "loses": {"test_dropout"},
         },
@@ -926,7 +971,7 @@ VARIANTS = {
             "bypass": "the global mean from a collective, for any number of devices",
         },
         # Divides by jax.device_count(), not the number of pieces the collective summed: right on
-        # this machine's 8 devices, wrong on the hidden test's 12 simulated ones.
+        # this machine's 8 devices, wrong on the tests' 6 and 12 simulated ones.
         "pmap_divides_by_device_count": {
             "answers": {
                 "pmap": "def center_piece(piece):\n"
@@ -951,7 +996,7 @@ VARIANTS = {
         "pmap_hardcoded": {
             "answers": {
                 "pmap": "def center_piece(piece):\n"
-                "    return piece - 31.5\n\n\n"
+                "    return piece - 23.5\n\n\n"
                 "def center_pmap(x):\n"
                 "    return jnp.arange(8.0 * n_devices) - (8.0 * n_devices - 1) / 2\n",
             },
@@ -1178,7 +1223,7 @@ VARIANTS = {
             },
             "loses": {"test_epoch_compiles_once"},
         },
-        # Never shuffles: the values differ from the recipe.
+        # Never shuffles: another key gives the same epoch, and the values differ from the recipe.
         "epoch_no_shuffle": {
             "answers": {
                 "epoch": "@jax.jit\n"

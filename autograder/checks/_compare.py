@@ -52,11 +52,13 @@ def check_close(
     rtol: float | None = None,
     atol: float | None = None,
     inputs: Any = None,
+    hint: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that pytree `actual` matches `expected`: structure, shapes, dtypes, values.
 
-    Raises `CheckFailed` naming the first leaf that differs and by how much.
+    Raises `CheckFailed` naming the first leaf that differs and by how much; `hint` is what
+    to try when the values differ.
     Tolerances default to `tolerance(dtype)` of each expected leaf. Pass the `inputs` the
     result was computed from when its values move no more than the inputs do (softmax,
     logsumexp, differences): see `input_rounding`.
@@ -81,7 +83,8 @@ def check_close(
             section=section,
         )
     kinds = [_kind(x) for x in exp_leaves]
-    _compare_leaves(what, act_paths, act_leaves, exp_leaves, kinds, rtol, atol, section, input_magnitude(inputs))
+    magnitude = input_magnitude(inputs)
+    _compare_leaves(what, act_paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude, hint)
 
 
 def input_magnitude(inputs: Any) -> float:
@@ -104,7 +107,7 @@ def input_rounding(magnitude: float, dtype: Any) -> float:
     return float(jnp.finfo(dtype).eps) * magnitude if _is_float(dtype) else 0.0
 
 
-def _compare_leaves(what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude=0.0) -> None:
+def _compare_leaves(what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude=0.0, hint=None) -> None:
     for path, got, want, kind in zip(paths, act_leaves, exp_leaves, kinds, strict=True):
         name = _where(what, path)
         try:
@@ -130,7 +133,7 @@ def _compare_leaves(what, paths, act_leaves, exp_leaves, kinds, rtol, atol, sect
                 hint=_dtype_hint(got_np.dtype, want_np.dtype),
                 section="01#Dtypes and the float32 default",
             )
-        _check_values(name, got_np, want_np, rtol, atol, section, input_rounding(magnitude, want_np.dtype))
+        _check_values(name, got_np, want_np, rtol, atol, section, input_rounding(magnitude, want_np.dtype), hint)
 
 
 def _dtype_hint(got: np.dtype, want: np.dtype) -> str:
@@ -141,7 +144,7 @@ def _dtype_hint(got: np.dtype, want: np.dtype) -> str:
     return f"convert with .astype(jnp.{want})."
 
 
-def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, section, carried: float = 0.0) -> None:
+def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, section, carried=0.0, hint=None) -> None:
     if not _is_float(want.dtype):
         bad = got != want
         if np.any(bad):
@@ -149,6 +152,7 @@ def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, sect
             raise CheckFailed(
                 f"{name} differs at {int(bad.sum())} of {bad.size} positions; "
                 f"first at index {index}: got {got[index].item()}, expected {want[index].item()}.",
+                hint=hint,
                 section=section,
             )
         return
@@ -185,5 +189,6 @@ def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, sect
         f"largest difference {largest:.3g} (allowed about {rtol:.0e} relative for {dtype} on {backend()}"
         + (f", plus {carried:.1g} that the inputs' own rounding carries" if carried else "")
         + ").",
+        hint=hint,
         section=section,
     )

@@ -95,3 +95,14 @@ def test_integer_and_small_inputs_add_no_allowance():
         ag.check_close(jnp.array([0.5 + 1e-4]), jnp.array([0.5]), inputs=small)
     with pytest.raises(ag.CheckFailed):
         ag.check_close(jnp.array([0.5 + 1e-4]), jnp.array([0.5]), inputs=jnp.array([10**6]))
+
+
+def test_a_hint_says_what_to_try_when_values_differ_and_shape_hints_stay_their_own():
+    hint = "keep each value with probability 1 - rate"
+    with pytest.raises(ag.CheckFailed, match=r"(?s)differs from the expected values.*\nTry: keep each value"):
+        ag.check_close(jnp.array([1.0, 2.0]), jnp.array([1.0, 3.0]), hint=hint)
+    with pytest.raises(ag.CheckFailed, match=r"(?s)differs at 1 of 2 positions.*\nTry: keep each value"):
+        ag.check_close(jnp.array([1, 2]), jnp.array([1, 3]), hint=hint)
+    with pytest.raises(ag.CheckFailed, match="Try: check which axis") as shape:
+        ag.check_close(jnp.ones(3), jnp.ones(2), hint=hint)
+    assert hint not in str(shape.value)
