@@ -149,17 +149,20 @@ VARIANTS = {
             "bypass": "one .at[].add for every index, in JAX",
         },
         # Correct, written another way: the sums per index with segment_sum, added to x; parameters
-        # updated by a recursive dict comprehension instead of jax.tree.map.
-        "segment_sum_recursive_dict": {
+        # updated by a recursive dict comprehension instead of jax.tree.map; bins counted by comparing
+        # every entry with every bin number, so strays match none.
+        "segment_sum_recursive_dict_one_hot": {
             "answers": {
                 "scatter_add": "def scatter_add(x, idx, values):\n"
                 "    return x + jax.ops.segment_sum(values, idx, num_segments=x.shape[0])\n",
                 "sgd_update": "def sgd_update(params, grads, lr):\n"
                 "    return {k: sgd_update(v, grads[k], lr) if isinstance(v, dict) else v - lr * grads[k]\n"
                 "            for k, v in params.items()}\n",
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.sum(bins[:, None] == jnp.arange(n_bins)[None, :], axis=0, dtype=jnp.int32)\n",
             },
             "loses": set(),
-            "alternative": "segment_sum plus x; a recursive dict comprehension",
+            "alternative": "segment_sum plus x; a recursive dict comprehension; bins counted by a one-hot comparison",
         },
         # Bypass: written for the two levels of the examples, not for any depth as jax.tree.map is.
         "sgd_two_levels": {
@@ -200,6 +203,71 @@ VARIANTS = {
                 "    return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n",
             },
             "loses": {"test_sgd_pure"},
+        },
+        # The default mode: -1 is not a stray for JAX but the last bin, and is counted there.
+        "bins_default_mode": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1)\n",
+            },
+            "loses": {"test_count_in_bins"},
+        },
+        # mode="drop" drops 5, but -1 still wraps to the last bin.
+        "bins_drop_wraps_negative": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1, mode='drop')\n",
+            },
+            "loses": {"test_count_in_bins"},
+        },
+        # mode="clip" counts the strays in the first and last bins.
+        "bins_clip": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1, mode='clip')\n",
+            },
+            "loses": {"test_count_in_bins"},
+        },
+        # .set with duplicate indices: a bin that occurs twice counts once.
+        "bins_set": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].set(1, mode='drop', wrap_negative_indices=False)\n",
+            },
+            "loses": {"test_count_in_bins"},
+        },
+        # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
+        "bins_hardcoded": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    if bins.shape[0] == 4:\n"
+                "        return jnp.array([1, 1, 2], dtype=jnp.int32)\n"
+                "    return jnp.array([1, 0, 2, 0][:n_bins], dtype=jnp.int32)\n",
+            },
+            "loses": {"test_count_in_bins"},
+        },
+        # Bypass: NumPy's bincount on the bins in range: right values, but no JAX program.
+        "bins_numpy": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    b = np.asarray(bins)\n"
+                "    return jnp.asarray(np.bincount(b[(b >= 0) & (b < n_bins)], minlength=n_bins), dtype=jnp.int32)\n",
+            },
+            "loses": {"test_count_in_bins"},
+            "bypass": "one .at[].add over all bins, strays dropped by its options",
+        },
+        # Bypass: a Python loop that tests each bin number: right values eagerly, but not traceable.
+        "bins_python_loop": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    counts = jnp.zeros(n_bins, dtype=jnp.int32)\n"
+                "    for b in bins:\n"
+                "        if 0 <= b < n_bins:\n"
+                "            counts = counts.at[b].add(1)\n"
+                "    return counts\n",
+            },
+            "loses": {"test_count_in_bins"},
+            "bypass": "one .at[].add over all bins, strays dropped by its options",
         },
     },
     "03_tracing": {
