@@ -149,26 +149,20 @@ VARIANTS = {
             "bypass": "one .at[].add for every index, in JAX",
         },
         # Correct, written another way: the sums per index with segment_sum, added to x; parameters
-        # updated by a recursive dict comprehension instead of jax.tree.map; the recurrence with lax.scan.
-        "segment_sum_recursive_dict_scan": {
+        # updated by a recursive dict comprehension instead of jax.tree.map; bins counted by comparing
+        # every entry with every bin number, so strays match none.
+        "segment_sum_recursive_dict_one_hot": {
             "answers": {
                 "scatter_add": "def scatter_add(x, idx, values):\n"
                 "    return x + jax.ops.segment_sum(values, idx, num_segments=x.shape[0])\n",
                 "sgd_update": "def sgd_update(params, grads, lr):\n"
                 "    return {k: sgd_update(v, grads[k], lr) if isinstance(v, dict) else v - lr * grads[k]\n"
                 "            for k, v in params.items()}\n",
-                "recurrence": "@partial(jax.jit, static_argnames='n')\n"
-                "def recurrence(a0, a1, c1, c2, n):\n"
-                "    def step(carry, _):\n"
-                "        before, last = carry\n"
-                "        new = c1 * last + c2 * before\n"
-                "        return (last, new), new\n"
-                "    first = jnp.array([a0, a1], dtype=jnp.float32)\n"
-                "    _, rest = lax.scan(step, (first[0], first[1]), length=n - 2)\n"
-                "    return jnp.concatenate([first, rest])\n",
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.sum(bins[:, None] == jnp.arange(n_bins)[None, :], axis=0, dtype=jnp.int32)\n",
             },
             "loses": set(),
-            "alternative": "segment_sum plus x; a recursive dict comprehension; lax.scan instead of lax.fori_loop",
+            "alternative": "segment_sum plus x; a recursive dict comprehension; bins counted by a one-hot comparison",
         },
         # Bypass: written for the two levels of the examples, not for any depth as jax.tree.map is.
         "sgd_two_levels": {
@@ -210,54 +204,70 @@ VARIANTS = {
             },
             "loses": {"test_sgd_pure"},
         },
-        # Correct, but an eager Python loop: unrolled when traced, and slow.
-        "recurrence_eager_loop": {
+        # The default mode: -1 is not a stray for JAX but the last bin, and is counted there.
+        "bins_default_mode": {
             "answers": {
-                "recurrence": "def recurrence(a0, a1, c1, c2, n):\n"
-                "    a = jnp.zeros(n, dtype=jnp.float32).at[0].set(a0).at[1].set(a1)\n"
-                "    for i in range(2, n):\n"
-                "        a = a.at[i].set(c1 * a[i - 1] + c2 * a[i - 2])\n"
-                "    return a\n",
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1)\n",
             },
-            "loses": {"test_recurrence_structure", "test_recurrence_speed"},
+            "loses": {"test_count_in_bins"},
         },
-        # Bypass: correct and fast, but a NumPy loop that JAX cannot trace.
-        "recurrence_numpy_loop": {
+        # mode="drop" drops 5, but -1 still wraps to the last bin.
+        "bins_drop_wraps_negative": {
             "answers": {
-                "recurrence": "def recurrence(a0, a1, c1, c2, n):\n"
-                "    a = np.zeros(n, dtype=np.float32)\n"
-                "    a[0], a[1] = a0, a1\n"
-                "    for i in range(2, n):\n"
-                "        a[i] = c1 * a[i - 1] + c2 * a[i - 2]\n"
-                "    return jnp.asarray(a)\n",
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1, mode='drop')\n",
             },
-            "loses": {"test_recurrence", "test_recurrence_structure"},
-            "bypass": "a loop JAX can trace",
+            "loses": {"test_count_in_bins"},
         },
-        # Correct, constant-size program, but compiled anew on every call.
-        "recurrence_jit_every_call": {
+        # mode="clip" counts the strays in the first and last bins.
+        "bins_clip": {
             "answers": {
-                "recurrence": "def recurrence(a0, a1, c1, c2, n):\n"
-                "    def run(a0, a1, c1, c2):\n"
-                "        a = jnp.zeros(n, dtype=jnp.float32).at[0].set(a0).at[1].set(a1)\n"
-                "        return lax.fori_loop(2, n, lambda i, a: a.at[i].set(c1 * a[i - 1] + c2 * a[i - 2]), a)\n"
-                "    return jax.jit(run)(a0, a1, c1, c2)\n",
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1, mode='clip')\n",
             },
-            "loses": {"test_recurrence_speed"},
+            "loses": {"test_count_in_bins"},
         },
-        # A source tutorial's version: jit with n static around a Python loop. At the timed n = 1000 it
-        # would compile for many minutes; the speed check refuses it from its trace, in seconds.
-        "recurrence_unrolled_under_jit": {
+        # .set with duplicate indices: a bin that occurs twice counts once.
+        "bins_set": {
             "answers": {
-                "recurrence": "@partial(jax.jit, static_argnums=4)\n"
-                "def recurrence(a0, a1, c1, c2, n):\n"
-                "    a = jnp.zeros(n).at[0].set(a0).at[1].set(a1)\n"
-                "    for i in range(2, n):\n"
-                "        a = a.at[i].set(c1 * a[i - 1] + c2 * a[i - 2])\n"
-                "    return a\n",
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].set(1, mode='drop', wrap_negative_indices=False)\n",
             },
-            "loses": {"test_recurrence_structure", "test_recurrence_speed"},
-            "bypass": "a loop compiled once (lax.fori_loop)",
+            "loses": {"test_count_in_bins"},
+        },
+        # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
+        "bins_hardcoded": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    if bins.shape[0] == 4:\n"
+                "        return jnp.array([1, 1, 2], dtype=jnp.int32)\n"
+                "    return jnp.array([1, 0, 2, 0][:n_bins], dtype=jnp.int32)\n",
+            },
+            "loses": {"test_count_in_bins"},
+        },
+        # Bypass: NumPy's bincount on the bins in range: right values, but no JAX program.
+        "bins_numpy": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    b = np.asarray(bins)\n"
+                "    return jnp.asarray(np.bincount(b[(b >= 0) & (b < n_bins)], minlength=n_bins), dtype=jnp.int32)\n",
+            },
+            "loses": {"test_count_in_bins"},
+            "bypass": "one .at[].add over all bins, strays dropped by its options",
+        },
+        # Bypass: a Python loop that tests each bin number: right values eagerly, but not traceable.
+        "bins_python_loop": {
+            "answers": {
+                "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+                "    counts = jnp.zeros(n_bins, dtype=jnp.int32)\n"
+                "    for b in bins:\n"
+                "        if 0 <= b < n_bins:\n"
+                "            counts = counts.at[b].add(1)\n"
+                "    return counts\n",
+            },
+            "loses": {"test_count_in_bins"},
+            "bypass": "one .at[].add over all bins, strays dropped by its options",
         },
     },
     "03_tracing": {
@@ -450,8 +460,9 @@ VARIANTS = {
             "bypass": "Euclid's loop written with lax.while_loop",
         },
         # Correct, written another way: jit around the eager loop (unrolled into one program of 50 steps);
-        # the length masked with sum(where=), as in the lecture; Euclid's state in a dict.
-        "jit_of_loop_sum_where_dict_state": {
+        # the length masked with sum(where=), as in the lecture; Euclid's state in a dict; the recurrence
+        # with lax.scan.
+        "jit_of_loop_sum_where_dict_state_scan": {
             "answers": {
                 "logistic": "logistic_map = jax.jit(logistic_map_eager, static_argnames='steps')\n",
                 "padded": "BUCKETS = (16, 64)\n\n"
@@ -467,9 +478,19 @@ VARIANTS = {
                 "    state = {'a': jnp.asarray(a, jnp.int32), 'b': jnp.asarray(b, jnp.int32)}\n"
                 "    state = lax.while_loop(lambda s: s['b'] > 0, lambda s: {'a': s['b'], 'b': s['a'] % s['b']}, state)\n"
                 "    return state['a']\n",
+                "recurrence": "@partial(jax.jit, static_argnames='n')\n"
+                "def recurrence(a0, a1, c1, c2, n):\n"
+                "    def step(carry, _):\n"
+                "        before, last = carry\n"
+                "        new = c1 * last + c2 * before\n"
+                "        return (last, new), new\n"
+                "    first = jnp.array([a0, a1], dtype=jnp.float32)\n"
+                "    _, rest = lax.scan(step, (first[0], first[1]), length=n - 2)\n"
+                "    return jnp.concatenate([first, rest])\n",
             },
             "loses": set(),
-            "alternative": "jax.jit around the Python loop instead of lax.fori_loop; sum(where=mask); a dict as loop state",
+            "alternative": "jax.jit around the Python loop instead of lax.fori_loop; sum(where=mask); a dict as loop "
+            "state; lax.scan for the recurrence",
         },
         # Correct for these inputs, but always runs 64 steps instead of stopping when b is 0.
         "gcd_fixed_steps": {
@@ -482,6 +503,55 @@ VARIANTS = {
                 "    return lax.fori_loop(0, 64, step, (jnp.asarray(a, jnp.int32), jnp.asarray(b, jnp.int32)))[0]\n",
             },
             "loses": {"test_gcd_structure"},
+        },
+        # Correct, but an eager Python loop: unrolled when traced, and slow.
+        "recurrence_eager_loop": {
+            "answers": {
+                "recurrence": "def recurrence(a0, a1, c1, c2, n):\n"
+                "    a = jnp.zeros(n, dtype=jnp.float32).at[0].set(a0).at[1].set(a1)\n"
+                "    for i in range(2, n):\n"
+                "        a = a.at[i].set(c1 * a[i - 1] + c2 * a[i - 2])\n"
+                "    return a\n",
+            },
+            "loses": {"test_recurrence_structure", "test_recurrence_speed"},
+        },
+        # Bypass: correct and fast, but a NumPy loop that JAX cannot trace.
+        "recurrence_numpy_loop": {
+            "answers": {
+                "recurrence": "def recurrence(a0, a1, c1, c2, n):\n"
+                "    a = np.zeros(n, dtype=np.float32)\n"
+                "    a[0], a[1] = a0, a1\n"
+                "    for i in range(2, n):\n"
+                "        a[i] = c1 * a[i - 1] + c2 * a[i - 2]\n"
+                "    return jnp.asarray(a)\n",
+            },
+            "loses": {"test_recurrence", "test_recurrence_structure"},
+            "bypass": "a loop JAX can trace",
+        },
+        # Correct, constant-size program, but compiled anew on every call.
+        "recurrence_jit_every_call": {
+            "answers": {
+                "recurrence": "def recurrence(a0, a1, c1, c2, n):\n"
+                "    def run(a0, a1, c1, c2):\n"
+                "        a = jnp.zeros(n, dtype=jnp.float32).at[0].set(a0).at[1].set(a1)\n"
+                "        return lax.fori_loop(2, n, lambda i, a: a.at[i].set(c1 * a[i - 1] + c2 * a[i - 2]), a)\n"
+                "    return jax.jit(run)(a0, a1, c1, c2)\n",
+            },
+            "loses": {"test_recurrence_speed"},
+        },
+        # A source tutorial's version: jit with n static around a Python loop. At the timed n = 1000 it
+        # would compile for many minutes; the speed check refuses it from its trace, in seconds.
+        "recurrence_unrolled_under_jit": {
+            "answers": {
+                "recurrence": "@partial(jax.jit, static_argnums=4)\n"
+                "def recurrence(a0, a1, c1, c2, n):\n"
+                "    a = jnp.zeros(n).at[0].set(a0).at[1].set(a1)\n"
+                "    for i in range(2, n):\n"
+                "        a = a.at[i].set(c1 * a[i - 1] + c2 * a[i - 2])\n"
+                "    return a\n",
+            },
+            "loses": {"test_recurrence_structure", "test_recurrence_speed"},
+            "bypass": "a loop compiled once (lax.fori_loop)",
         },
     },
     "05_vmap": {

@@ -78,7 +78,7 @@ def train_step_naive(params, X, y, lr):
 # What each speed check times, with the arguments its test cell fixes.
 _TIMED: dict[str, Callable[..., Any]] = {
     "01_arrays/pairwise_speed": pairwise_sq_dists_loop,
-    "02_immutability/recurrence_speed": recurrence_eager,
+    "04_jit/recurrence_speed": recurrence_eager,
     "04_jit/logistic_speed": functools.partial(logistic_map_eager, r=3.2, steps=50),
     "05_vmap/pairwise_speed": pairwise_cosine_loop,
     "07_prng/pi_speed": functools.partial(estimate_pi_loop, n=2000),
