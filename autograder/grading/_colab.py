@@ -19,11 +19,14 @@ from packaging.requirements import Requirement
 from .._config import PIP_SOURCE
 
 BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
-SETUP_MARK = "# Setup for Colab"
+SETUP_MARK = "#@title Setup"
+_OLD_SETUP_MARK = "# Setup for Colab"
+# Its code is folded away: a form in Colab (its title shows), a collapsed input in JupyterLab.
+SETUP_METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}}
 
 _SETUP = """\
-# Setup for Colab, or any machine without the course: installs the course package, the version
-# these notebooks belong to, with its pinned JAX. Where the course is installed, it does nothing.
+#@title Setup: installs the course on Colab, or wherever it is missing (elsewhere it does nothing)
+# The course package, the version these notebooks belong to, with its pinned JAX.
 import importlib, importlib.metadata, os, shutil, subprocess, sys
 
 COURSE_VERSION, JAX_VERSION = "{version}", "{jax_version}"
@@ -86,7 +89,7 @@ def _is_badge(cell) -> bool:
 
 
 def _is_setup(cell) -> bool:
-    return cell.cell_type == "code" and cell.source.startswith(SETUP_MARK)
+    return cell.cell_type == "code" and cell.source.startswith((SETUP_MARK, _OLD_SETUP_MARK))
 
 
 def _new_cell(nb, kind: str, source: str, name: str, graded: bool):
@@ -122,6 +125,7 @@ def rewrite_notebook(path: Path, opened_as: str, root: Path, *, check: bool = Fa
     cells = [c for c in nb.cells if not (_is_badge(c) or _is_setup(c))]
     badge = _new_cell(nb, "markdown", badge_source(repository(root), opened_as), "colab_badge", graded)
     setup = _new_cell(nb, "code", setup_source(root), "colab_setup", graded)
+    setup.metadata.update(SETUP_METADATA)
     old = [c for c in nb.cells[:2]]
     if (
         len(old) == 2
@@ -129,6 +133,7 @@ def rewrite_notebook(path: Path, opened_as: str, root: Path, *, check: bool = Fa
         and _is_setup(old[1])
         and old[0].source == badge.source
         and old[1].source == setup.source
+        and old[1].metadata == setup.metadata
     ):
         return False
     if not check:

@@ -244,17 +244,22 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                 # aborts everything queued behind the first error (test_standardize), and those
                 # cells stay "[ ]". So, as a student does, run one cell at a time with Shift+Enter
                 # and wait for it to finish: nothing is ever queued behind a failing cell.
-                first = next(i for i, c in enumerate(cells) if c.cell_type == "code")
-                dom_cells.nth(first).locator(".jp-InputPrompt").click()
-                for i in range(first, len(cells)):
+                # From the top (the badge): clicking the setup cell's prompt would unfold its code,
+                # which a student sees folded (its title only).
+                setup = dom_cells.nth(grade_ids.index("colab_setup"))
+                expect(setup.locator(".jp-InputPlaceholder")).to_be_visible()
+                dom_cells.nth(0).locator(".jp-InputPrompt").click()
+                for i in range(len(cells)):
                     expect(dom_cells.nth(i)).to_have_class(re.compile(r"\bjp-mod-active\b"))
                     # Shift+Enter on the last cell would add a new one below it.
                     page.keyboard.press("Shift+Enter" if i < len(cells) - 1 else "ControlOrMeta+Enter")
-                    if cells[i].cell_type == "code":
+                    # A folded cell's prompt stays blank: the next cell's prompt says the kernel got past it.
+                    if cells[i].cell_type == "code" and grade_ids[i] != "colab_setup":
                         expect(dom_cells.nth(i).locator(".jp-InputPrompt")).to_have_text(PROMPT_DONE, timeout=60_000)
                 expect(indicator).to_have_attribute("data-status", "idle", timeout=60_000)
                 _wait_until(kernel_idle, 30, "the kernel to be idle after the last cell")
                 expect(dom_cells).to_have_count(len(cells))
+                expect(setup.locator(".jp-InputPlaceholder")).to_be_visible()
 
                 # What the student sees under each test cell.
                 for i, grade_id in tests.items():

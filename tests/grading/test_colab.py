@@ -21,6 +21,9 @@ def test_every_notebook_starts_with_its_badge_and_the_setup_cell():
         cells = nbformat.read(path, as_version=4).cells
         assert cells[0].source == _colab.badge_source(_colab.repository(ROOT), opened_as), path
         assert cells[1].source == _colab.setup_source(ROOT), path
+        # Folded away: a form in Colab, a collapsed input in JupyterLab; only its title line shows.
+        assert cells[1].metadata["cellView"] == "form" and cells[1].metadata["jupyter"]["source_hidden"], path
+        assert cells[1].source.startswith("#@title "), path
 
 
 def test_badges_follow_the_repository_written_in_pyproject(tmp_path):
