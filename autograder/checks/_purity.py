@@ -11,6 +11,7 @@ from typing import Any
 
 import jax
 import numpy as np
+from jax.core import Tracer
 
 from ._errors import CheckFailed
 from ._structure import trace
@@ -21,7 +22,7 @@ def _fingerprint(value: Any) -> Any:
     leaves, treedef = jax.tree.flatten(value, is_leaf=lambda x: not isinstance(x, (list, tuple, dict)))
     out = []
     for leaf in leaves:
-        if isinstance(leaf, jax.core.Tracer):  # leaked by an earlier trace: it has no value to read
+        if isinstance(leaf, Tracer):  # leaked by an earlier trace: it has no value to read
             out.append(("tracer", id(leaf)))
         elif isinstance(leaf, (np.ndarray, jax.Array)):
             out.append(("array", id(leaf), np.asarray(leaf).tobytes(), np.shape(leaf), str(np.asarray(leaf).dtype)))
