@@ -32,17 +32,22 @@ def time_min(f: Callable[..., Any], *args: Any, repeats: int = 5, block: bool = 
     return best
 
 
+def primitive_names(jaxpr: Jaxpr) -> list[str]:
+    """Primitive names of `jaxpr` in program order, descending into nested jaxprs (jit, loops, branches)."""
+    names = []
+    for eqn in jaxpr.eqns:
+        names.append(eqn.primitive.name)
+        for sub in jaxprs_in_params(eqn.params):
+            names.extend(primitive_names(sub))
+    return names
+
+
 def _equations(jaxpr: Jaxpr) -> Iterator[JaxprEqn]:
     """Every equation of `jaxpr` in program order, each followed by those of the jaxprs nested in it."""
     for eqn in jaxpr.eqns:
         yield eqn
         for sub in jaxprs_in_params(eqn.params):
             yield from _equations(sub)
-
-
-def primitive_names(jaxpr: Jaxpr) -> list[str]:
-    """Primitive names of `jaxpr` in program order, descending into nested jaxprs (jit, loops, branches)."""
-    return [eqn.primitive.name for eqn in _equations(jaxpr)]
 
 
 def largest_array(fn: Callable[..., Any], *args: Any) -> tuple[int, ...]:
