@@ -5,6 +5,9 @@
 - `autograder.grading`, the instructor side: the `jax-course` command, batch grading,
   the self-check and the nbgrader plugins. Needs nbgrader, never JAX.
 
+Beside them, `autograder.lecture` holds the helpers the lectures import (`time_min`, ...);
+it needs JAX, and neither side imports it.
+
 `import autograder as ag` gives the notebooks one namespace: `ag.check_close`,
 `ag.check_my_work`, ... Each name is imported from its side on first use, so the
 instructor's tools, which import this package too, never load JAX.

@@ -25,6 +25,22 @@ def test_committed_notebooks_carry_no_outputs(path):
     assert not dirty, f"cells {dirty} have outputs or execution counts: clear them before committing"
 
 
+# A code cell longer than this is hard to take in at once: split it, with a sentence of prose between the parts.
+LONGEST_CODE_CELL = 25
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("path", LECTURES, ids=_relative)
+def test_lecture_code_cells_are_short(path):
+    nb = nbformat.read(path, as_version=4)
+    long = [
+        f"cell {i}: {len(c.source.splitlines())} lines"
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and len(c.source.splitlines()) > LONGEST_CODE_CELL
+    ]
+    assert not long, f"{_relative(path)} has code cells over {LONGEST_CODE_CELL} lines: {', '.join(long)}"
+
+
 def _without_ids(nb):
     for cell in nb.cells:
         cell.pop("id", None)
