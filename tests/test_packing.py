@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from packing import MAX_PACK, cells_reading_changed_names, pack
+from packing import MAX_PACK, can_share, cells_reading_changed_names, pack
 from support import ASSIGNMENTS, ROOT
 from variants import VARIANTS
 
@@ -30,8 +30,11 @@ def test_members_of_a_pack_share_no_answer_cell_and_no_test_they_can_affect(assi
         tests = [test for affected in members.values() for test in affected]
         assert len(answers) == len(set(answers)), f"{list(members)} change the same answer cell"
         assert len(tests) == len(set(tests)), f"{list(members)} can affect the same test cell"
+        answers = {cell: source for name in members for cell, source in VARIANTS[assignment][name]["answers"].items()}
         for name, affected in members.items():
-            assert affected == cells_reading_changed_names(assignment, VARIANTS[assignment][name]["answers"])
+            alone = cells_reading_changed_names(assignment, VARIANTS[assignment][name]["answers"])
+            packed = cells_reading_changed_names(assignment, VARIANTS[assignment][name]["answers"], answers)
+            assert affected == alone == packed, f"{name} reaches other tests beside {list(members)}"
 
 
 def test_variants_of_different_answers_that_reach_one_test_are_not_packed_together():
@@ -39,6 +42,16 @@ def test_variants_of_different_answers_that_reach_one_test_are_not_packed_togeth
     variants = {name: VARIANTS["09_capstone"][name] for name in ("predict_row_loop", "fit_forgets_params")}
     packs = pack("09_capstone", variants)
     assert [list(members) for members in packs] == [["predict_row_loop"], ["fit_forgets_params"]]
+
+
+def test_a_wrong_answer_that_calls_another_answer_is_not_packed_with_a_variant_of_that_answer():
+    # The reference's center_shard_map calls no other answer; this variant calls center_pmap, so
+    # a wrong center_pmap in the same notebook would change the shard_map tests' verdicts.
+    variants = {name: VARIANTS["08_parallel"][name] for name in ("pmap_local_mean", "shard_map_still_pmap")}
+    affected = {name: cells_reading_changed_names("08_parallel", v["answers"]) for name, v in variants.items()}
+    assert not affected["pmap_local_mean"] & affected["shard_map_still_pmap"]  # apart, they reach different tests
+    assert not can_share("08_parallel", variants, affected)
+    assert len(pack("08_parallel", variants)) == 2
 
 
 def test_packs_are_the_same_on_every_run():
