@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 
 import nbformat
 
@@ -26,6 +27,8 @@ _HEADING = re.compile(r"^## (Problem \d+[^\n]*?)\s*(\(\d+ points?\))?\s*$", re.M
 README_BLOCK = re.compile(r"(<!-- bypass table -->\n).*?(<!-- /bypass table -->)", re.S)
 VARIANTS_BLOCK = re.compile(r"(<!-- variants table -->\n).*?(<!-- /variants table -->)", re.S)
 CAUGHT_ARTIFACTS = ROOT / "test-artifacts" / "caught"
+_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def problems(assignment: str) -> list[tuple[str, list[str]]]:
@@ -70,6 +73,22 @@ def readme_caught() -> dict[tuple[str, str, str], str]:
         assignment, name, test, where = (cell.strip().strip("`") for cell in line.strip("|").split("|"))
         table[(assignment, name, test)] = where
     return table
+
+
+def where_caught(course: Path, assignment: str, student: str) -> dict[str, str]:
+    """For each test cell that failed: "visible" if a line above its hidden tests raised, else "hidden"."""
+    nb = json.loads((course / "autograded" / student / assignment / f"{assignment}.ipynb").read_text())
+    found = {}
+    for cell in nb["cells"]:
+        error = next((o for o in cell.get("outputs", []) if o["output_type"] == "error"), None)
+        grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id")
+        if error is None or not grade_id:
+            continue
+        lines = "".join(cell["source"]).splitlines()
+        hidden_from = next((n for n, line in enumerate(lines, 1) if "BEGIN HIDDEN TESTS" in line), len(lines) + 1)
+        raised = _CELL_LINE.search(_ANSI.sub("", "\n".join(error["traceback"])))
+        found[grade_id] = "visible" if raised and int(raised[1]) < hidden_from else "hidden"
+    return found
 
 
 def recorded_caught() -> dict[tuple[str, str, str], str]:

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import jax.numpy as jnp
@@ -95,6 +96,16 @@ def read_scores(course: Path, assignment: str) -> dict[str, dict[str, float]]:
             notebook = submission.notebooks[0]
             scores[submission.student_id] = {grade.name: grade.score for grade in notebook.grades}
     return scores
+
+
+def cells_seconds(course: Path, assignment: str, student: str) -> float:
+    """Seconds from the first to the end of the last cell of `student`'s autograded notebook (kernel start excluded)."""
+    nb = nbformat.read(course / "autograded" / student / assignment / f"{assignment}.ipynb", as_version=4)
+    ran = [cell.metadata["execution"] for cell in nb.cells if "execution" in cell.metadata]
+    if not ran:
+        return 0.0
+    start, end = ran[0]["iopub.execute_input"], ran[-1]["iopub.status.idle"]
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
 
 
 def test_points(assignment: str) -> dict[str, float]:

@@ -1,4 +1,9 @@
-"""The real `nbgrader autograde`, on a temporary course, scores every kind of submission as intended."""
+"""The real `nbgrader autograde`, on a temporary course, scores every kind of submission as intended.
+
+The reference and the untouched release are submissions of their own; the wrong variants share
+submissions (tests/packing.py): each variant's claims are read from its pack, on the test cells
+the variant can affect, and every test cell no member can affect must keep its full points.
+"""
 
 from __future__ import annotations
 
@@ -6,48 +11,87 @@ import html as html_lib
 import json
 import re
 import time
+from pathlib import Path
+from typing import NamedTuple
 
 import bypass
 import nbformat
 import pytest
 
-from support import ASSIGNMENTS, ROOT, VENV_BIN, make_course, read_scores, run, solution_sources, submit, test_points
+from packing import pack
+from support import (
+    ASSIGNMENTS,
+    ROOT,
+    VENV_BIN,
+    cells_seconds,
+    make_course,
+    read_scores,
+    run,
+    solution_sources,
+    submit,
+    test_points,
+)
 from variants import VARIANTS
 
 pytestmark = pytest.mark.grading
 
 
-def grade_batch(assignment, folder):
-    """Autograde the reference answers, the untouched release and every wrong variant, in one batch."""
+class Graded(NamedTuple):
+    assignment: str
+    course: Path
+    scores: dict[str, dict[str, float]]  # by submission
+    packs: dict[str, dict[str, set[str]]]  # submission -> {variant: the test cells it can affect}
+
+    def submission_of(self, variant: str) -> str:
+        return next(student for student, members in self.packs.items() if variant in members)
+
+
+def grade_batch(assignment, folder) -> Graded:
+    """Autograde the reference answers, the untouched release and every wrong variant (packed), in one batch."""
     course = make_course(folder, assignment)
     reference = solution_sources(assignment)
     submit(course, assignment, "reference", reference)
     submit(course, assignment, "untouched", {})
-    for name, variant in VARIANTS[assignment].items():
-        submit(course, assignment, name, {**reference, **variant["answers"]})
+    packs = {f"pack{n:02d}": members for n, members in enumerate(pack(assignment, VARIANTS[assignment]), 1)}
+    for student, members in packs.items():
+        answers = {cell: source for name in members for cell, source in VARIANTS[assignment][name]["answers"].items()}
+        submit(course, assignment, student, {**reference, **answers})
     start = time.perf_counter()
     run(VENV_BIN / "nbgrader", "autograde", assignment, "--force", cwd=course)
     seconds = time.perf_counter() - start
-    print(f"\nautograde {assignment}: {2 + len(VARIANTS[assignment])} submissions in {seconds:.0f} s")
-    return assignment, course, read_scores(course, assignment)
+    slowest = max(packs, key=lambda student: cells_seconds(course, assignment, student))
+    print(
+        f"\nautograde {assignment}: {2 + len(packs)} submissions ({len(VARIANTS[assignment])} wrong variants "
+        f"in {len(packs)}) in {seconds:.0f} s; slowest pack {slowest} ({', '.join(packs[slowest])}): "
+        f"{cells_seconds(course, assignment, slowest):.0f} s in its cells"
+    )
+    return Graded(assignment, course, read_scores(course, assignment), packs)
 
 
-def reference_solution_gets_full_marks(graded):
-    assignment, _, scores = graded
-    assert scores["reference"] == test_points(assignment)
+def reference_solution_gets_full_marks(graded: Graded):
+    assert graded.scores["reference"] == test_points(graded.assignment)
 
 
-def untouched_exercise_gets_zero(graded):
-    assignment, _, scores = graded
-    assert scores["untouched"] == {name: 0.0 for name in test_points(assignment)}
+def untouched_exercise_gets_zero(graded: Graded):
+    assert graded.scores["untouched"] == {name: 0.0 for name in test_points(graded.assignment)}
 
 
-def each_wrong_variant_loses_exactly_its_points(graded):
-    assignment, _, scores = graded
-    points = test_points(assignment)
-    for name, variant in VARIANTS[assignment].items():
-        expected = {test: 0.0 if test in variant["loses"] else full for test, full in points.items()}
-        assert scores[name] == expected, f"variant {name}"
+def each_wrong_variant_loses_exactly_its_points(graded: Graded):
+    points = test_points(graded.assignment)
+    wrong = []
+    for student, members in graded.packs.items():
+        scores = graded.scores[student]
+        for name, affected in members.items():
+            loses = VARIANTS[graded.assignment][name]["loses"]
+            expected = {test: 0.0 if test in loses else points[test] for test in sorted(affected)}
+            got = {test: scores[test] for test in sorted(affected)}
+            if got != expected:
+                wrong.append(f"variant {name} (in {student}): {got} != expected {expected}")
+        unaffected = set(points) - set().union(*members.values())
+        lost = sorted(test for test in unaffected if scores[test] != points[test])
+        if lost:
+            wrong.append(f"{student} ({', '.join(members)}) lost points on tests no member can affect: {lost}")
+    assert not wrong, "\n".join(wrong)
 
 
 BYPASS_ARTIFACTS = ROOT / "test-artifacts" / "bypass"
@@ -68,8 +112,8 @@ SPECIAL_CHECKS = (
 )
 
 
-def every_timed_or_structural_problem_has_two_variants_that_fail_it(graded):
-    assignment, _, _ = graded
+def every_timed_or_structural_problem_has_two_variants_that_fail_it(graded: Graded):
+    assignment = graded.assignment
     nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
     special = {
         c.metadata["nbgrader"]["grade_id"]
@@ -82,12 +126,12 @@ def every_timed_or_structural_problem_has_two_variants_that_fail_it(graded):
         assert len(failing) >= 2, f"{test} is failed only by {failing}"
 
 
-def feedback_keeps_messages_and_hides_test_code(graded):
-    assignment, course, _ = graded
+def feedback_keeps_messages_and_hides_test_code(graded: Graded):
+    assignment, course = graded.assignment, graded.course
     run(VENV_BIN / "nbgrader", "generate_feedback", assignment, "--force", cwd=course)
     pages = {
         student: (course / "feedback" / student / assignment / f"{assignment}.html").read_text()
-        for student in ["reference", "untouched", *VARIANTS[assignment]]
+        for student in ["reference", "untouched", *graded.packs]
     }
     source = nbformat.read(course / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
     hidden, visible = set(), set()
@@ -103,16 +147,25 @@ def feedback_keeps_messages_and_hides_test_code(graded):
         leaked = [line for line in hidden if line in text]
         assert not leaked, f"{student}'s feedback shows hidden test code: {leaked[:3]}"
         assert "BEGIN HIDDEN TESTS" not in text
-    # A failure inside the hidden tests still tells the student what went wrong.
+    # A failure inside the hidden tests still tells the student what went wrong (read in the
+    # sections of the tests the variant fails: its pack's other members fail other tests).
     hardcoded = next(name for name in VARIANTS[assignment] if name.endswith("_hardcoded"))
-    assert "CheckFailed: " in pages[hardcoded] and re.search(r"on (a )?hidden input", pages[hardcoded])
+    sections = feedback_sections(pages[graded.submission_of(hardcoded)])
+    shown = "".join(sections[test] for test in VARIANTS[assignment][hardcoded]["loses"])
+    assert "CheckFailed: " in shown and re.search(r"on (a )?hidden input", shown), hardcoded
 
 
-def bypasses_lose_the_points_of_the_skill_they_skip(graded):
+def feedback_sections(page: str) -> dict[str, str]:
+    """A feedback page's HTML from each graded cell's anchor (`<a name="grade_id">`) to the next anchor."""
+    parts = re.split(r'<a name="([^"]+)"></a>', page)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def bypasses_lose_the_points_of_the_skill_they_skip(graded: Graded):
     """Record this set's rows of the bypass table (tests/bypass.py), printed at the end of the run."""
-    assignment, _, scores = graded
+    assignment, scores = graded.assignment, graded.scores
     caught = {
-        (assignment, name): all(scores[name][test] == 0.0 for test in variant["loses"])
+        (assignment, name): all(scores[graded.submission_of(name)][test] == 0.0 for test in variant["loses"])
         for name, variant in VARIANTS[assignment].items()
         if "bypass" in variant
     }
@@ -122,32 +175,12 @@ def bypasses_lose_the_points_of_the_skill_they_skip(graded):
     assert all(caught.values()), f"bypasses that kept points: {[n for (_, n), ok in caught.items() if not ok]}"
 
 
-_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def where_caught(course, assignment: str, student: str) -> dict[str, str]:
-    """For each test cell that failed: "visible" if a line above its hidden tests raised, else "hidden"."""
-    nb = json.loads((course / "autograded" / student / assignment / f"{assignment}.ipynb").read_text())
-    found = {}
-    for cell in nb["cells"]:
-        error = next((o for o in cell.get("outputs", []) if o["output_type"] == "error"), None)
-        grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id")
-        if error is None or not grade_id:
-            continue
-        lines = "".join(cell["source"]).splitlines()
-        hidden_from = next((n for n, line in enumerate(lines, 1) if "BEGIN HIDDEN TESTS" in line), len(lines) + 1)
-        raised = _CELL_LINE.search(_ANSI.sub("", "\n".join(error["traceback"])))
-        found[grade_id] = "visible" if raised and int(raised[1]) < hidden_from else "hidden"
-    return found
-
-
-def variants_are_caught_where_the_readme_says(graded):
+def variants_are_caught_where_the_readme_says(graded: Graded):
     """Record, for each wrong variant and test it fails, whether a visible test fails it; compare with the README."""
-    assignment, course, _ = graded
+    assignment, course = graded.assignment, graded.course
     seen = {}
     for name, variant in VARIANTS[assignment].items():
-        where = where_caught(course, assignment, name)
+        where = bypass.where_caught(course, assignment, graded.submission_of(name))
         seen[name] = {test: where.get(test, "no error shown") for test in sorted(variant["loses"])}
     bypass.CAUGHT_ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (bypass.CAUGHT_ARTIFACTS / f"{assignment}.json").write_text(json.dumps(seen, indent=1) + "\n")

@@ -5,7 +5,8 @@ given code, answers), and must give the verdict the whole notebook gives it: the
 passes every test; a variant fails exactly the tests it `loses` (which course/test_autograde.py
 proves for the whole notebook under the real nbgrader), and where the README's variants table
 says the whole notebook fails it: in a visible test, or only in the hidden ones. (An earlier
-cell that warms a cache can hide a visible failure while a hidden test still fails.)
+cell that warms a cache can hide a visible failure while a hidden test still fails.) That is what
+lets that test grade several variants in one submission.
 
 Which runs: every test cell of the reference, and for each variant every test cell that reads a
 name its changed answers bind, directly or through another cell (the other test cells run the
@@ -18,7 +19,6 @@ of CPU more, for each of some two hundred runs.
 
 from __future__ import annotations
 
-import ast
 import multiprocessing
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +27,7 @@ import bypass
 import nbformat
 import pytest
 
+from packing import cell_grade_id, cells_reading_changed_names, is_test_cell
 from support import ASSIGNMENTS, ROOT, solution_sources
 from variants import VARIANTS
 
@@ -34,52 +35,6 @@ pytestmark = pytest.mark.grading
 
 # Imports only: JAX's backend starts in each forked run, where a notebook's first operation starts it.
 _PRELOAD = ["jax", "jax.numpy", "numpy", "autograder", "autograder.checks", "nbformat"]
-
-
-def _grade_id(cell) -> str | None:
-    return cell.metadata.get("nbgrader", {}).get("grade_id")
-
-
-def _is_test(cell) -> bool:
-    meta = cell.metadata.get("nbgrader", {})
-    return bool(meta.get("grade")) and not meta.get("solution")
-
-
-def _names(source: str) -> tuple[set[str], set[str]]:
-    """The names a cell binds at top level, and every name it reads (all of them, if it does not parse)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set(), {"*"}
-    bound = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
-        else:
-            bound |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return bound, {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-
-
-def cells_reading_changed_names(assignment: str, changed: dict[str, str]) -> set[str]:
-    """The test cells that read a name the `changed` answer cells bind, directly or through other cells."""
-    nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
-    reference = solution_sources(assignment)
-    tainted: set[str] = set()
-    for grade_id, source in changed.items():
-        tainted |= _names(source)[0] | _names(reference.get(grade_id, ""))[0]
-    tests = set()
-    for cell in nb.cells:  # in notebook order: a helper cell that calls an answer passes the change on
-        if cell.cell_type != "code" or _grade_id(cell) in changed:
-            continue
-        bound, read = _names(cell.source)
-        if read & tainted or "*" in read:
-            if _is_test(cell):
-                tests.add(_grade_id(cell))
-            else:
-                tainted |= bound
-    return tests
 
 
 def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:
@@ -101,10 +56,10 @@ def alone(assignment: str, answers: dict[str, str], test: str) -> list[str]:
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        source = answers.get(_grade_id(cell), cell.source)
-        if _grade_id(cell) == test:
+        source = answers.get(cell_grade_id(cell), cell.source)
+        if cell_grade_id(cell) == test:
             last = source
-        elif not _is_test(cell):
+        elif not is_test_cell(cell):
             kept.append(source)
     assert last is not None, f"{assignment} has no test cell {test}"
     return [*kept, last]
