@@ -1,4 +1,4 @@
-"""`make lab`, the README's first command, serves the course with nbgrader's extensions."""
+"""`make lab`, the README's first command, serves the course with nbgrader's extensions, students first."""
 
 from __future__ import annotations
 
@@ -41,7 +41,15 @@ def test_make_lab_serves_the_first_lecture_and_the_formgrader():
         assert url, "JupyterLab did not start:\n" + "".join(log[-30:])
         base, token = url
         with urllib.request.urlopen(f"{base}/lab/tree/course/01_arrays.ipynb?token={token}", timeout=30) as page:
-            assert "jupyter-config-data" in page.read().decode(), "not JupyterLab's page"
+            html = page.read().decode()
+        config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.S)
+        assert config, "not JupyterLab's page"
+        # A student is not greeted by the instructor's create-assignment panel, nor by a news prompt.
+        assert "@jupyter/nbgrader:create-assignment" in json.loads(config[1])["disabledExtensions"]
+        notification = f"{base}/lab/api/settings/@jupyterlab/apputils-extension:notification?token={token}"
+        with urllib.request.urlopen(notification, timeout=30) as settings:
+            defaults = {k: v.get("default") for k, v in json.loads(settings.read())["schema"]["properties"].items()}
+        assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False, defaults
         # The server's contents API lists the first lecture as a notebook (the page above loads for any path).
         with urllib.request.urlopen(f"{base}/api/contents?content=1&token={token}", timeout=30) as listing:
             top = {item["name"]: item["type"] for item in json.loads(listing.read())["content"]}
