@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -56,9 +57,11 @@ def test_post_build_keeps_validate_and_turns_off_the_course_server_parts(binder_
         assert re.search(rf"nbgrader\.server_extensions\.{name}\s+\S*disabled", text), text
     labs = subprocess.run([venv / "bin" / "jupyter", "labextension", "list"], env=env, capture_output=True, text=True)
     disabled = labs.stdout + labs.stderr
-    for plugin in ("formgrader", "assignment-list", "course-list"):
+    for plugin in ("formgrader", "assignment-list", "course-list", "create-assignment"):
         assert f"@jupyter/nbgrader:{plugin}" in disabled.split("Disabled extensions:")[-1], disabled
     assert "@jupyter/nbgrader:validate-assignment" not in disabled
+    overrides = json.loads((venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json").read_text())
+    assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
 
 
 def test_an_exercise_runs_and_validates_in_the_binder_env(binder_env, tmp_path):
