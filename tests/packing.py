@@ -20,9 +20,8 @@ from support import ROOT, solution_sources
 
 # Members per pack at most. A pack's members run one after another in one kernel, so its cells
 # take about the sum of theirs (nbgrader's per-cell timeout still bounds each test cell, which
-# only one member can affect). Measured on 2 busy cores, no pack's cells took over 20 s and no
-# set packs over five members: the cap binds on none today, and keeps a future set with many
-# slow variants from making one submission that runs for minutes.
+# only one member can affect): the cap keeps a set with many slow variants from making one
+# submission that runs for minutes. The autograde test prints each set's slowest pack.
 MAX_PACK = 6
 
 
