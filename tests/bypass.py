@@ -75,6 +75,12 @@ def readme_caught() -> dict[tuple[str, str, str], str]:
     return table
 
 
+def hidden_from(source: str) -> int:
+    """The line number (from 1) where a test cell's hidden tests begin (past its end if it has none)."""
+    lines = source.splitlines()
+    return next((n for n, line in enumerate(lines, 1) if "BEGIN HIDDEN TESTS" in line), len(lines) + 1)
+
+
 def where_caught(course: Path, assignment: str, student: str) -> dict[str, str]:
     """For each test cell that failed: "visible" if a line above its hidden tests raised, else "hidden"."""
     nb = json.loads((course / "autograded" / student / assignment / f"{assignment}.ipynb").read_text())
@@ -84,10 +90,8 @@ def where_caught(course: Path, assignment: str, student: str) -> dict[str, str]:
         grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id")
         if error is None or not grade_id:
             continue
-        lines = "".join(cell["source"]).splitlines()
-        hidden_from = next((n for n, line in enumerate(lines, 1) if "BEGIN HIDDEN TESTS" in line), len(lines) + 1)
         raised = _CELL_LINE.search(_ANSI.sub("", "\n".join(error["traceback"])))
-        found[grade_id] = "visible" if raised and int(raised[1]) < hidden_from else "hidden"
+        found[grade_id] = "visible" if raised and int(raised[1]) < hidden_from("".join(cell["source"])) else "hidden"
     return found
 
 

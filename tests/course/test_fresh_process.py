@@ -67,12 +67,10 @@ def alone(assignment: str, answers: dict[str, str], test: str) -> list[str]:
 
 def _where(error: BaseException, filename: str, source: str) -> str:
     """ "visible" if the test cell's line that raised is above its hidden tests, else "hidden"."""
-    lines = source.splitlines()
-    hidden_from = next((n for n, line in enumerate(lines, 1) if "BEGIN HIDDEN TESTS" in line), len(lines) + 1)
     tb = error.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
-    return "visible" if tb is not None and tb.tb_lineno < hidden_from else "hidden"
+    return "visible" if tb is not None and tb.tb_lineno < bypass.hidden_from(source) else "hidden"
 
 
 def _run_cells(sources: list[str]) -> tuple[str, str, str]:
@@ -129,3 +127,11 @@ def test_a_check_that_counts_what_earlier_cells_left_gets_another_verdict_alone(
         alone = pool.submit(_run_cells, [setup, cache_growth]).result(timeout=120)
     assert after_whole_notebook == ("failed", "AssertionError: no compilation seen", "visible")
     assert alone == ("passed", "", "")
+    # Where a failure is, as the README's table says it: below the hidden-tests marker, "hidden".
+    hidden = "x = 1\n### BEGIN HIDDEN TESTS\nassert x == 2, 'on a hidden input'\n### END HIDDEN TESTS"
+    with fresh_processes() as pool:
+        assert pool.submit(_run_cells, [hidden]).result(timeout=120) == (
+            "failed",
+            "AssertionError: on a hidden input",
+            "hidden",
+        )
