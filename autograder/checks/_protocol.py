@@ -70,7 +70,7 @@ def _measure(timer: Callable, device: _FakeDevice, repeats: int, what: str) -> f
     return float(result)
 
 
-def _verdict(measured: float, wait: float, too_long: str, what: str, section: str) -> None:
+def _verdict(measured: float, wait: float, too_long: str, what: str, section: str | None) -> None:
     ratio = measured / wait
     if ratio < LOW:
         raise CheckFailed(
