@@ -40,6 +40,7 @@ __all__ = [
     "check_reproducible",
     "check_sharding",
     "check_speedup",
+    "check_timing_protocol",
     "check_traceable",
     "check_within_sigmas",
     "collectives",

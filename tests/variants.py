@@ -89,6 +89,65 @@ VARIANTS = {
             "loses": {"test_softmax", "test_softmax_stable"},
             "bypass": "a softmax written with jnp, not the library's",
         },
+        # No blocking: the clock stops once the work is dispatched, long before it is done.
+        "timing_no_block": {
+            "answers": {
+                "timing": "import time\n\n\n"
+                "def seconds_per_call(f, *args, repeats=5):\n"
+                "    jax.block_until_ready(f(*args))\n"
+                "    best = float('inf')\n"
+                "    for _ in range(repeats):\n"
+                "        t0 = time.perf_counter()\n"
+                "        f(*args)\n"
+                "        best = min(best, time.perf_counter() - t0)\n"
+                "    return best\n",
+            },
+            "loses": {"test_timing"},
+        },
+        # No warm-up: the first call, compilation included, is timed too, and the mean keeps it.
+        "timing_includes_warmup": {
+            "answers": {
+                "timing": "import time\n\n\n"
+                "def seconds_per_call(f, *args, repeats=5):\n"
+                "    total = 0.0\n"
+                "    for _ in range(repeats):\n"
+                "        t0 = time.perf_counter()\n"
+                "        jax.block_until_ready(f(*args))\n"
+                "        total += time.perf_counter() - t0\n"
+                "    return total / repeats\n",
+            },
+            "loses": {"test_timing"},
+        },
+        # A warm-up, then one timed call: a disturbed run is the whole answer.
+        "timing_single_call": {
+            "answers": {
+                "timing": "import time\n\n\n"
+                "def seconds_per_call(f, *args, repeats=5):\n"
+                "    jax.block_until_ready(f(*args))\n"
+                "    t0 = time.perf_counter()\n"
+                "    jax.block_until_ready(f(*args))\n"
+                "    return time.perf_counter() - t0\n",
+            },
+            "loses": {"test_timing"},
+        },
+        # Bypass: the number the visible test expects, measured by nothing; the hidden wait is 3 times shorter.
+        "timing_constant": {
+            "answers": {"timing": "def seconds_per_call(f, *args, repeats=5):\n    return 0.04\n"},
+            "loses": {"test_timing"},
+            "bypass": "a timer that warms up, blocks and repeats",
+        },
+        # Correct, written another way: timeit after a warm-up, with the median of the repeats.
+        "alternative_timing_timeit_median": {
+            "answers": {
+                "timing": "import statistics\nimport timeit\n\n\n"
+                "def seconds_per_call(f, *args, repeats=5):\n"
+                "    jax.block_until_ready(f(*args))\n"
+                "    runs = timeit.repeat(lambda: jax.block_until_ready(f(*args)), number=1, repeat=repeats)\n"
+                "    return statistics.median(runs)\n",
+            },
+            "loses": set(),
+            "alternative": "timeit.repeat after a warm-up, the median of the repeats",
+        },
         # Correct, written another way: both keep full marks.
         "alternatives_expansion_logsumexp": {
             "answers": {

@@ -4,7 +4,8 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 (an `AssertionError`, so nbgrader counts it) with a message a student can act on.
 
 - Reference outputs: `check_close`, `check_reference`, `tolerance`.
-- Speed: `check_speedup`, `measure_speedup`, `timing_mode`; `baselines`, what speed is measured against.
+- Speed: `check_speedup`, `measure_speedup`, `timing_mode`; `baselines`, what speed is measured against;
+  `check_timing_protocol` (a timer the student wrote: warm-up, blocking, repeats).
 - Structure: `check_traceable`, `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
   `check_primitives`, `check_pure`, `check_largest_intermediate`; `check_not_calling` (the library
   one-liner a problem asks you to write yourself).
@@ -28,6 +29,7 @@ from ._errors import CheckFailed, lecture_link
 from ._guard import guard as guard
 from ._guard import verify
 from ._library import check_not_calling, library_calls
+from ._protocol import check_timing_protocol
 from ._purity import check_pure
 from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
 from ._reference import check_reference, load_reference, save_reference
@@ -82,6 +84,7 @@ __all__ = [
     "check_reproducible",
     "check_sharding",
     "check_speedup",
+    "check_timing_protocol",
     "check_traceable",
     "check_within_sigmas",
     "collectives",

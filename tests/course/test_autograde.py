@@ -109,6 +109,7 @@ SPECIAL_CHECKS = (
     "check_reproducible",
     "check_within_sigmas",
     "check_independent_rows",
+    "check_timing_protocol",
 )
 
 
