@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from ._errors import CheckFailed
 
 # Accepted: [LOW, HIGH] times the true cost. Sleeping never ends early, so a blocking timer never
@@ -41,6 +43,14 @@ class _Pending:
         if left > 0:
             time.sleep(left)
         return self
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        # Reading the value waits for it, as for a JAX array: np.asarray, float, jax.device_get.
+        self.block_until_ready()
+        return np.zeros((), dtype=dtype)
+
+    def __float__(self) -> float:
+        return float(self.__array__())
 
 
 class _FakeDevice:
