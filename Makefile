@@ -23,12 +23,13 @@ $(VENV)/.installed: pyproject.toml
 
 # For everyone, students first: in the course's own environment, no create-assignment panel
 # (instructors who write exercises: `jupyter labextension enable --level=sys_prefix
-# @jupyter/nbgrader:create-assignment`) and no news prompt. Root (a container, this kind of
-# machine) must say so to Jupyter explicitly.
+# @jupyter/nbgrader:create-assignment`) and no news prompt. The whole course is served (a file
+# argument alone would make its folder, course/, the root: no exercises/). Root (a container,
+# this kind of machine) must say so to Jupyter explicitly.
 lab: setup
 	$(BIN)/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader:create-assignment >/dev/null 2>&1
 	mkdir -p $(VENV)/share/jupyter/lab/settings && cp binder/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) course/01_arrays.ipynb
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) --ServerApp.root_dir=$(CURDIR) course/01_arrays.ipynb
 
 # Debian packages two tests need: chromium for the browser test (Playwright's own browsers
 # cannot be downloaded everywhere the course runs) and postgresql for the PostgreSQL gradebook
