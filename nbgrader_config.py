@@ -12,7 +12,7 @@ from nbgrader.preprocessors import (
 )
 
 from autograder._config import GUARD_EXEC_LINE
-from autograder.grading.plugins import RefuseTampering, ShortenTestErrors
+from autograder.grading.plugins import LmsCollector, RefuseTampering, ShortenTestErrors
 
 c = get_config()  # noqa: F821  (nbgrader provides it)
 
@@ -45,3 +45,7 @@ c.Execute.extra_arguments = [
 # hidden tests and reference code stay with the instructor (jupyter/nbgrader#917).
 # Tracebacks quote test code, so they are cut to the error's name and message.
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, ShortenTestErrors, CSSHTMLHeaderPreprocessor]
+
+# An LMS download (Canvas's or Moodle's zip, put in downloaded/<assignment>/archive/) goes into
+# submitted/<LMS id>/ with `nbgrader zip_collect <assignment>`; what it cannot place is reported.
+c.ZipCollectApp.collector_plugin = LmsCollector

@@ -7,7 +7,8 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
 - `jax-course check` and `ag.check_my_work()`: `_selfcheck.py` runs the notebook, `_selfreport.py`
   says what each test found.
 - `jax-course references`: `_references.py`; `jax-course badges`: `_colab.py`.
-- nbgrader's preprocessors: `plugins.py` (with `_tampering.py`).
+- nbgrader's plugins: `plugins.py`: preprocessors (with `_tampering.py`), the LMS collector and
+  grade exports (with `_lms.py`).
 """
 
 from ._cli import main
