@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 
 import pytest
@@ -12,21 +13,51 @@ from autograder.grading._references import TESTS_FILE, all_tests
 
 from support import ASSIGNMENTS, ROOT, VENV_BIN, run, solution_sources
 
+# The set `jax-course references` is run on here: every other set's committed references are checked
+# against its solutions by course/test_autograde.py, where the reference answers must get full marks
+# under the real nbgrader (the same comparison, same seed), so no set's solutions run twice.
+RECORDED_HERE = "03_tracing"
+
 
 @pytest.mark.grading
-def test_stored_references_match_the_solutions(tmp_path):
-    """Re-record every reference from solutions/ and compare with the committed files."""
-    run(VENV_BIN / "jax-course", "references", "--into", str(tmp_path), cwd=ROOT)
-    for assignment in ASSIGNMENTS:
-        committed = sorted(p.name for p in (PACKAGE_REFERENCES / assignment).glob("*.npz"))
-        fresh = sorted(p.name for p in (tmp_path / assignment).glob("*.npz"))
-        assert committed == fresh, f"{assignment}: run `make references`"
-        for name in committed:
-            problem = f"{assignment}/{name[:-4]}"
-            old, _, old_meta = ag.load_reference(problem, PACKAGE_REFERENCES)
-            new, _, new_meta = ag.load_reference(problem, tmp_path)
-            assert old_meta == new_meta, problem
-            ag.check_close(new, old, what=problem)
+def test_the_references_command_records_what_the_committed_files_hold(tmp_path):
+    """Re-record one set's references from its solutions and compare with the committed files."""
+    run(VENV_BIN / "jax-course", "references", "--into", str(tmp_path), RECORDED_HERE, cwd=ROOT)
+    committed = sorted(p.name for p in (PACKAGE_REFERENCES / RECORDED_HERE).glob("*.npz"))
+    assert committed == sorted(p.name for p in (tmp_path / RECORDED_HERE).glob("*.npz"))
+    for name in committed:
+        problem = f"{RECORDED_HERE}/{name[:-4]}"
+        old, _, old_meta = ag.load_reference(problem, PACKAGE_REFERENCES)
+        new, _, new_meta = ag.load_reference(problem, tmp_path)
+        assert old_meta == new_meta, problem
+        ag.check_close(new, old, what=problem)
+
+
+def _names_in_tests(assignment: str) -> tuple[set[str], set[str]]:
+    """The problem names the solution's test cells pass to `check_reference`, and every `"set/name"` string in them."""
+    compared, mentioned = set(), set()
+    for source in all_tests(ROOT / "solutions" / assignment / f"{assignment}.ipynb").values():
+        for node in ast.walk(ast.parse(source)):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and node.value.startswith(f"{assignment}/")
+            ):
+                mentioned.add(node.value.partition("/")[2])
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "check_reference":
+                compared.add(node.args[1].value.partition("/")[2])  # pyright: ignore[reportAttributeAccessIssue]
+    return compared, mentioned
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_every_compared_reference_is_committed_and_none_is_left_over(assignment):
+    compared, mentioned = _names_in_tests(assignment)
+    committed = {p.stem for p in (PACKAGE_REFERENCES / assignment).glob("*.npz")}
+    assert compared <= committed, f"{assignment}: missing {sorted(compared - committed)}: run `make references`"
+    # A speed check records the size of the solution's program as `<problem>_program`.
+    left_over = {name for name in committed if name.removesuffix("_program") not in mentioned}
+    assert not left_over, f"{assignment}: no test uses {sorted(left_over)}: delete them"
 
 
 @pytest.mark.unit
