@@ -69,4 +69,5 @@ def residual_bytes(fn: Callable[..., Any], *args: Any) -> int:
     closed = jax.make_jaxpr(lambda *a: jax.tree.leaves(jax.vjp(fn, *a)[1]))(*args)
     produced = {var for eqn in closed.jaxpr.eqns for var in eqn.outvars}
     kept = {var for var in closed.jaxpr.outvars if not isinstance(var, Literal) and var in produced}
-    return sum(int(np.prod(var.aval.shape, dtype=np.int64)) * np.dtype(var.aval.dtype).itemsize for var in kept)
+    sizes = [(getattr(var.aval, "shape", ()), np.dtype(getattr(var.aval, "dtype", np.float32))) for var in kept]
+    return sum(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize for shape, dtype in sizes)

@@ -33,9 +33,15 @@ def saved_residuals(f: Callable, *args: Any) -> list[tuple[tuple[int, ...], str,
         if isinstance(var, Literal) or var not in produced or var in seen:
             continue
         seen.add(var)
-        shape, dtype = tuple(var.aval.shape), np.dtype(var.aval.dtype)
+        shape, dtype = tuple(getattr(var.aval, "shape", ())), np.dtype(getattr(var.aval, "dtype", np.float32))
         found.append((shape, dtype.name, int(np.prod(shape, dtype=np.int64)) * dtype.itemsize))
     return found
+
+
+_REMAT_HINT = (
+    "wrap the repeated piece in jax.checkpoint, so its insides are recomputed in the backward pass instead of "
+    "stored; a policy decides what is still saved."
+)
 
 
 def check_saved_residuals(
@@ -55,8 +61,7 @@ def check_saved_residuals(
         raise CheckFailed(
             f"the forward pass of {what} keeps {total:,} bytes in {len(found)} arrays for the backward pass "
             f"(the largest: {shown}); at most {max_bytes:,} bytes are allowed here.",
-            hint=hint or "wrap the repeated piece in jax.checkpoint, so its insides are recomputed in the backward "
-            "pass instead of stored; a policy decides what is still saved.",
+            hint=hint or _REMAT_HINT,
             section=section,
         )
 
