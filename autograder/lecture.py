@@ -13,9 +13,9 @@ from typing import Any
 
 import jax
 import numpy as np
-from jax.extend.core import Jaxpr, JaxprEqn, jaxprs_in_params  # pyright: ignore[reportPrivateImportUsage]
+from jax.extend.core import Jaxpr, JaxprEqn, Literal, jaxprs_in_params  # pyright: ignore[reportPrivateImportUsage]
 
-__all__ = ["largest_array", "primitive_names", "time_min"]
+__all__ = ["largest_array", "primitive_names", "residual_bytes", "time_min"]
 
 
 def time_min(f: Callable[..., Any], *args: Any, repeats: int = 5, block: bool = True) -> float:
@@ -58,3 +58,16 @@ def largest_array(fn: Callable[..., Any], *args: Any) -> tuple[int, ...]:
         for var in eqn.outvars
     )
     return max(shapes, key=lambda shape: int(np.prod(shape, dtype=np.int64)), default=())
+
+
+def residual_bytes(fn: Callable[..., Any], *args: Any) -> int:
+    """Bytes of the arrays the forward pass of fn(*args) computes and keeps for reverse mode.
+
+    Read from the jaxpr of `jax.vjp(fn, *args)`, whose returned function holds the residuals as
+    its leaves; inputs and constants it keeps cost nothing extra and are not counted.
+    """
+    closed = jax.make_jaxpr(lambda *a: jax.tree.leaves(jax.vjp(fn, *a)[1]))(*args)
+    produced = {var for eqn in closed.jaxpr.eqns for var in eqn.outvars}
+    kept = {var for var in closed.jaxpr.outvars if not isinstance(var, Literal) and var in produced}
+    sizes = [(getattr(var.aval, "shape", ()), np.dtype(getattr(var.aval, "dtype", np.float32))) for var in kept]
+    return sum(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize for shape, dtype in sizes)

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from autograder import lecture
-from autograder.lecture import largest_array, primitive_names, time_min
+from autograder.lecture import largest_array, primitive_names, residual_bytes, time_min
 
 from support import LECTURES, ROOT
 
@@ -29,6 +29,13 @@ class _Pending:
     def block_until_ready(self):
         time.sleep(self.seconds)
         return self
+
+
+def test_residual_bytes_counts_what_the_forward_pass_keeps_and_not_its_inputs():
+    x = jnp.ones((8, 4), jnp.float32)
+    assert residual_bytes(lambda x: jnp.sum(jnp.tanh(jnp.tanh(x))), x) == 2 * 8 * 4 * 4
+    assert residual_bytes(lambda x: jnp.sum(x * x), x) == 0  # keeps only its input
+    assert residual_bytes(jax.checkpoint(lambda x: jnp.sum(jnp.tanh(jnp.tanh(x)))), x) == 0
 
 
 def test_time_min_is_positive_for_a_quick_function():

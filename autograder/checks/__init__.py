@@ -9,6 +9,9 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Structure: `check_traceable`, `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
   `check_primitives`, `check_pure`, `check_largest_intermediate`; `check_not_calling` (the library
   one-liner a problem asks you to write yourself).
+- Reverse mode: `check_saved_residuals` (what a forward pass keeps for the backward pass, which
+  `jax.checkpoint` shrinks), `saved_residuals`; `reverse_mode_grad` (a gradient, or why a loop
+  cannot be differentiated in reverse mode).
 - Devices: `check_collective`, `check_sharding`.
 - Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
   `check_independent_rows`.
@@ -33,6 +36,7 @@ from ._protocol import check_timing_protocol
 from ._purity import check_pure
 from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
 from ._reference import check_reference, load_reference, save_reference
+from ._residuals import check_saved_residuals, reverse_mode_grad, saved_residuals
 from ._seeds import grader_key, grader_rng
 from ._structure import (
     check_compile_count,
@@ -82,6 +86,7 @@ __all__ = [
     "check_pure",
     "check_reference",
     "check_reproducible",
+    "check_saved_residuals",
     "check_sharding",
     "check_speedup",
     "check_timing_protocol",
@@ -101,7 +106,9 @@ __all__ = [
     "measure_speedup",
     "primitives",
     "required_speedup",
+    "reverse_mode_grad",
     "save_reference",
+    "saved_residuals",
     "timing_mode",
     "tolerance",
 ]

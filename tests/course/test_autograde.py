@@ -110,6 +110,7 @@ SPECIAL_CHECKS = (
     "check_within_sigmas",
     "check_independent_rows",
     "check_timing_protocol",
+    "check_saved_residuals",
 )
 
 

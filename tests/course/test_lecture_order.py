@@ -63,6 +63,10 @@ TAUGHT = {
     "jax.tree_util": 10,
     "jax.custom_vjp": 11,
     "jax.checkpoint": 11,
+    "jax.checkpoint_policies": 11,
+    "jax.remat": 11,
+    "jax.ad_checkpoint": 11,
+    "nondiff_argnums": 11,
 }
 
 

@@ -1,0 +1,64 @@
+"""What a forward pass keeps for reverse mode is read from its program; a while_loop's gradient says why it fails."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax import lax
+
+import autograder as ag
+from autograder.checks._residuals import saved_residuals
+
+pytestmark = pytest.mark.unit
+
+X = jnp.ones((32, 16), jnp.float32)
+W = jnp.full((5, 16, 16), 0.1, jnp.float32)
+
+
+def layer(w, x):
+    return jnp.tanh(x @ w)
+
+
+def deep(layer_fn):
+    def loss(ws, x):
+        return jnp.sum(lax.scan(lambda x, w: (layer_fn(w, x), None), x, ws)[0] ** 2)
+
+    return loss
+
+
+def test_inputs_and_constants_are_not_counted_and_a_checkpoint_keeps_nothing():
+    scale = jnp.full_like(X, 0.5)
+    assert saved_residuals(lambda x: jnp.sum(x * scale), X) == []  # keeps only the constant
+    assert saved_residuals(jax.checkpoint(lambda x: jnp.sum(jnp.sin(x) ** 2)), X) == []
+    kept = saved_residuals(lambda x: jnp.sum(jnp.tanh(x)), X)
+    assert kept and all(shape == (32, 16) and dtype == "float32" and size == 32 * 16 * 4 for shape, dtype, size in kept)
+
+
+def test_checkpointing_each_layer_keeps_fewer_bytes_and_the_same_gradient():
+    plain, remat = deep(layer), deep(jax.checkpoint(layer))
+    full = sum(size for *_, size in saved_residuals(plain, W, X))
+    less = sum(size for *_, size in saved_residuals(remat, W, X))
+    assert less < full
+    ag.check_saved_residuals(remat, W, X, max_bytes=less)
+    with pytest.raises(ag.CheckFailed, match=rf"keeps {full:,} bytes .* float32\[5, 32, 16\].* at most {less:,} bytes"):
+        ag.check_saved_residuals(plain, W, X, max_bytes=less, section="11#Rematerialisation")
+    ag.check_close(jax.grad(remat)(W, X), jax.grad(plain)(W, X))
+
+
+def test_a_jitted_function_is_read_through_its_jit():
+    assert saved_residuals(jax.jit(deep(layer)), W, X) == saved_residuals(deep(layer), W, X)
+
+
+def test_reverse_mode_through_a_while_loop_is_explained_and_a_fori_loop_is_differentiated():
+    def fixed(x):
+        return lax.fori_loop(0, 5, lambda i, x: jnp.sin(x), x)
+
+    def until_small(x):
+        return lax.while_loop(lambda x: x > 0.5, jnp.sin, x)
+
+    assert float(ag.reverse_mode_grad(fixed, 1.0)) == pytest.approx(float(jax.grad(fixed)(1.0)))
+    with pytest.raises(ag.CheckFailed, match=r"(?s)while_loop.*Reread: course/11_custom_derivatives"):
+        ag.reverse_mode_grad(until_small, 1.0, what="until_small", section="11#Gradients through loops")
+    with pytest.raises(TypeError):  # any other error is left alone
+        ag.reverse_mode_grad(lambda x: x, 1)
