@@ -61,6 +61,12 @@ TAUGHT = {
     "optax": 9,
     "flax": 9,
     "jax.tree_util": 10,
+    "jax.tree.flatten": 10,
+    "jax.tree.unflatten": 10,
+    "jax.tree.flatten_with_path": 10,
+    "jax.tree.leaves_with_path": 10,
+    "jax.tree.map_with_path": 10,
+    "is_leaf": 10,
     "jax.custom_vjp": 11,
     "jax.checkpoint": 11,
 }
