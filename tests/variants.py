@@ -1555,8 +1555,7 @@ VARIANTS = {
         # NumPy stacks the right values, but cannot be traced inside a jitted function.
         "stack_numpy": {
             "answers": {
-                "stack": "def stack_trees(trees):\n"
-                "    return jax.tree.map(lambda *leaves: np.stack(leaves), *trees)\n",
+                "stack": "def stack_trees(trees):\n    return jax.tree.map(lambda *leaves: np.stack(leaves), *trees)\n",
             },
             "loses": {"test_stack"},
         },
