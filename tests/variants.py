@@ -1609,7 +1609,7 @@ VARIANTS = {
             "alternative": "register_pytree_with_keys with flatten/unflatten functions; flatten_with_path, keystr and "
             "unflatten; stacking columns of leaves and unflattening; lax.fori_loop indexing the stacked leaves",
         },
-        # Correct, another way: static fields declared in the dataclass, register_dataclass's explicit lists.
+        # Correct, another way: the static field marked with jax.tree.static(), register_dataclass's explicit lists.
         "alternatives_field_metadata": {
             "answers": {
                 "dense": "@jax.tree_util.register_dataclass\n"
@@ -1617,7 +1617,7 @@ VARIANTS = {
                 "class Dense:\n"
                 "    w: jax.Array\n"
                 "    b: jax.Array\n"
-                "    activation: str = dataclasses.field(metadata=dict(static=True))\n",
+                "    activation: str = jax.tree.static()\n",
                 "schedule": "@dataclasses.dataclass\n"
                 "class TrainState:\n"
                 "    params: dict\n"
@@ -1627,7 +1627,7 @@ VARIANTS = {
                 "jax.tree_util.register_dataclass(TrainState, data_fields=['params', 'step', 'lr'], meta_fields=['optimizer'])\n",
             },
             "loses": set(),
-            "alternative": "the static field marked with dataclasses.field(metadata=dict(static=True)); "
+            "alternative": "the static field marked with jax.tree.static(); "
             "register_dataclass with explicit data_fields and meta_fields",
         },
     },

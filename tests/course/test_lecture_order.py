@@ -66,6 +66,7 @@ TAUGHT = {
     "jax.tree.flatten_with_path": 10,
     "jax.tree.leaves_with_path": 10,
     "jax.tree.map_with_path": 10,
+    "jax.tree.static": 10,
     "is_leaf": 10,
     "jax.custom_vjp": 11,
     "jax.checkpoint": 11,
