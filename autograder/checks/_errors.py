@@ -14,6 +14,7 @@ LECTURES = {
     "07": "course/07_prng.ipynb",
     "08": "course/08_parallel.ipynb",
     "09": "course/09_capstone.ipynb",
+    "10": "course/10_pytrees.ipynb",
     "11": "course/11_custom_derivatives.ipynb",
 }
 
