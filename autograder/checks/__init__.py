@@ -7,7 +7,8 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Speed: `check_speedup`, `measure_speedup`, `timing_mode`; `baselines`, what speed is measured against;
   `check_timing_protocol` (a timer the student wrote: warm-up, blocking, repeats).
 - Structure: `check_traceable`, `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
-  `check_primitives`, `check_pure`, `check_largest_intermediate`; `check_not_calling` (the library
+  `check_primitives`, `check_pure`, `check_largest_intermediate`; `check_log_depth` (a parallel
+  prefix's O(log n) chain of steps, not a loop's n), `depth`; `check_not_calling` (the library
   one-liner a problem asks you to write yourself).
 - Reverse mode: `check_saved_residuals` (what a forward pass keeps for the backward pass, which
   `jax.checkpoint` shrinks), `saved_residuals`; `reverse_mode_grad` (a gradient, or why a loop
@@ -27,6 +28,7 @@ from .._config import grader_seed, timing_mode
 from . import baselines
 from ._backend import backend
 from ._compare import check_close
+from ._depth import check_log_depth, depth
 from ._devices import check_collective, check_sharding, collectives
 from ._errors import CheckFailed, lecture_link
 from ._guard import guard as guard
@@ -80,6 +82,7 @@ __all__ = [
     "check_jaxpr_constant",
     "check_jitted",
     "check_largest_intermediate",
+    "check_log_depth",
     "check_no_key_reuse",
     "check_not_calling",
     "check_primitives",
@@ -94,6 +97,7 @@ __all__ = [
     "check_within_sigmas",
     "collectives",
     "count_compiles",
+    "depth",
     "equation_count",
     "grader_key",
     "grader_rng",

@@ -1,0 +1,87 @@
+"""Depth checks: how many steps a program must take one after another, read from its jaxpr.
+
+A parallel prefix (`lax.associative_scan`) combines `n` elements in `O(log n)` rounds; a
+sequential loop needs `n` steps, whether it is a `lax.scan`, a `fori_loop` or a Python loop
+unrolled while tracing. Equation counts cannot tell these apart (an unrolled loop and a
+parallel prefix both grow with `n`); the longest chain of dependent equations can.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jax.extend.core import Jaxpr, JaxprEqn, Var  # pyright: ignore[reportPrivateImportUsage]
+
+from ._errors import CheckFailed
+from ._structure import _sub_jaxprs, trace
+
+
+def _equation_depth(eqn: JaxprEqn) -> float:
+    """Steps one equation takes: 1 for a primitive, its body's depth times its length for a `scan`."""
+    subs = list(_sub_jaxprs(eqn.params))
+    if eqn.primitive.name == "while":
+        return math.inf  # its number of iterations is not known until it runs
+    if not subs:
+        return 1
+    inner = max(jaxpr_depth(sub) for sub in subs)  # a cond's branches: the deepest one
+    if eqn.primitive.name == "scan":
+        return eqn.params["length"] * max(inner, 1)  # unrolling does not shorten the chain
+    return inner
+
+
+def jaxpr_depth(jaxpr: Jaxpr) -> float:
+    """The longest chain of dependent equations in `jaxpr`: a loop counts its body once per step,
+    a `while_loop` counts as unbounded (`math.inf`)."""
+    ready: dict[Var, float] = {}
+    for eqn in jaxpr.eqns:
+        start = max((ready.get(v, 0) for v in eqn.invars if isinstance(v, Var)), default=0)
+        done = start + _equation_depth(eqn)
+        for var in eqn.outvars:
+            ready[var] = done
+    return max((ready.get(v, 0) for v in jaxpr.outvars if isinstance(v, Var)), default=0)
+
+
+def depth(f: Callable, *args: Any, static_argnums: Sequence[int] = ()) -> float:
+    """The depth of the program of `f(*args)` (see `jaxpr_depth`)."""
+    return jaxpr_depth(trace(f, *args, static_argnums=static_argnums).jaxpr)
+
+
+def check_log_depth(
+    f: Callable,
+    make_args: Callable[[int], tuple],
+    sizes: Sequence[int] = (64, 1024),
+    *,
+    slack: float = 1.5,
+    static_argnums: Sequence[int] = (),
+    what: str = "your function",
+    hint: str | None = None,
+    section: str | None = None,
+) -> None:
+    """Check that the depth of `f(*make_args(n))` grows like `log n`, not like `n`.
+
+    From the smallest size to the largest, the depth may grow by at most `slack` times the
+    ratio of their logarithms (x1.67 from 64 to 1024, so x2.5 with the default slack); a
+    sequential loop's grows with `n` itself (x16). A `while_loop` fails outright.
+    """
+    small, big = min(sizes), max(sizes)
+    depths = {n: depth(f, *make_args(n), static_argnums=static_argnums) for n in (small, big)}
+    hint = hint or "combine elements in pairs with jax.lax.associative_scan, which needs O(log n) rounds."
+    if math.isinf(depths[big]) or math.isinf(depths[small]):
+        raise CheckFailed(
+            f"{what} runs a jax.lax.while_loop, whose number of steps is not known in advance: "
+            "it cannot be shown to finish in O(log n) rounds.",
+            hint=hint,
+            section=section,
+        )
+    allowed = slack * math.log(big) / math.log(small)
+    grew = depths[big] / max(depths[small], 1)
+    if grew > allowed:
+        raise CheckFailed(
+            f"the longest chain of steps in {what} grows from {depths[small]:g} at n={small} to "
+            f"{depths[big]:g} at n={big} (x{grew:.1f}, for x{big // small} the size): its steps run one "
+            f"after another, like a sequential loop. O(log n) depth may grow at most x{allowed:.1f} here.",
+            hint=hint,
+            section=section,
+        )
