@@ -74,6 +74,9 @@ TAUGHT = {
     "jax.remat": 11,
     "jax.ad_checkpoint": 11,
     "nondiff_argnums": 11,
+    "jax.lax.associative_scan": 12,
+    "jax.lax.select": 12,
+    "unroll": 12,
 }
 
 
