@@ -1916,6 +1916,15 @@ VARIANTS = {
             },
             "loses": {"test_activate"},
         },
+        # Passes the visible test, whose kinds cycle 0, 1, 2, by assuming they always do: the hidden test catches it.
+        "activate_hardcoded": {
+            "answers": {
+                "activate": "def activate_all(xs, kinds):\n"
+                "    kinds = jnp.arange(xs.shape[0]) % 3\n"
+                "    return jnp.where(kinds == 0, jnp.maximum(xs, 0.0), jnp.where(kinds == 1, jnp.tanh(xs), xs / (1.0 + jnp.abs(xs))))\n",
+            },
+            "loses": {"test_activate"},
+        },
         # Bypass: a Python `while` on the value: it cannot be traced, so it fails under vmap.
         "collatz_python_while": {
             "answers": {
@@ -1929,7 +1938,8 @@ VARIANTS = {
             "loses": {"test_collatz"},
             "bypass": "lax.while_loop: a loop of data-dependent length, under vmap",
         },
-        # A fixed number of steps, large enough, with finished elements frozen: right counts, no while.
+        # Bypass: a fixed number of steps, large enough, with finished elements frozen: right counts, but
+        # every element pays for the longest count anyone could need, and no while_loop.
         "collatz_fixed_steps": {
             "answers": {
                 "collatz": "def collatz_steps(n):\n"
@@ -1940,6 +1950,7 @@ VARIANTS = {
                 "    return lax.fori_loop(0, 300, step, (n, jnp.zeros_like(n)))[1]\n",
             },
             "loses": {"test_collatz"},
+            "bypass": "lax.while_loop that stops when each element is done, not a fixed number of steps",
         },
         # Counts the numbers visited, not the steps between them.
         "collatz_counts_one_extra": {
