@@ -16,6 +16,7 @@ LECTURES = {
     "09": "course/09_capstone.ipynb",
     "10": "course/10_pytrees.ipynb",
     "11": "course/11_custom_derivatives.ipynb",
+    "13": "course/13_debugging.ipynb",
 }
 
 

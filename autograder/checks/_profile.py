@@ -78,7 +78,8 @@ def check_hottest_op(
     The check records its own trace (`op_times`) and requires the top operation to dominate (3x the next one,
     re-measured up to twice), so the verdict does not depend on noise. Names compare without XLA's `.N` suffixes.
     """
-    answer = hottest_op(f, *args)
+    with plain_jax():  # a debugging mode an earlier cell left on would change the program that runs
+        answer = hottest_op(f, *args)
     if not isinstance(answer, str):
         raise CheckFailed(f"{what} returned {answer!r} of type {type(answer).__name__}, not an operation's name (a str).",
                           hint=hint, section=section)  # fmt: skip
