@@ -74,6 +74,17 @@ TAUGHT = {
     "jax.remat": 11,
     "jax.ad_checkpoint": 11,
     "nondiff_argnums": 11,
+    "jax.debug.callback": 13,
+    "jax.debug.breakpoint": 13,
+    "jax.experimental.checkify": 13,
+    "jax.debug_nans": 13,
+    "jax.debug_infs": 13,
+    "jax.disable_jit": 13,
+    "jax.profiler": 13,
+    "jax.effects_barrier": 13,
+    "jax.pure_callback": 13,
+    "jax.default_matmul_precision": 13,
+    "jax.live_arrays": 13,
 }
 
 
