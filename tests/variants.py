@@ -1879,7 +1879,7 @@ VARIANTS = {
             },
             "loses": {"test_nan_flags"},
         },
-        # Turns it off afterwards, whatever it was before: a caller who had it on loses it.
+        # Bypass: turns it off afterwards, assuming it was off: a caller who had it on loses it.
         "nan_flag_forced_off": {
             "answers": {
                 "nan_source": "def nan_source(f, *args):\n"
@@ -1893,6 +1893,7 @@ VARIANTS = {
                 "    return None\n",
             },
             "loses": {"test_nan_flags"},
+            "bypass": "the flag as the caller left it, on or off",
         },
         # Bypass: the name the visible test's trace gives on this machine, typed in.
         "hottest_hardcoded": {
