@@ -134,6 +134,7 @@ def memory_profile_samples(data: bytes) -> list[tuple[int, int, str]]:
     found = []
     for ids, values in samples:
         frames = [(functions.get(f, ("?", "?")), line) for i in ids for f, line in locations.get(i, [])]
-        user = [f"{file.rsplit('/', 1)[-1]}:{line} {name}" for (name, file), line in frames if "/jax/" not in file and "/jaxlib/" not in file]
+        ours = [(name, file, line) for (name, file), line in frames if "/jax/" not in file and "/jaxlib/" not in file]
+        user = [f"{file.rsplit('/', 1)[-1]}:{line} {name}" for name, file, line in ours]
         found.append((values[-1] if values else 0, values[0] if values else 0, user[0] if user else "(inside JAX)"))
     return sorted(found, reverse=True)

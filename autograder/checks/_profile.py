@@ -86,15 +86,22 @@ def check_hottest_op(
     have caught a disturbed call. Names compare without XLA's `.N` suffixes.
     """
     ranked = sorted(op_times(f, *args).items(), key=lambda item: -item[1])
+    top, answer = (ranked[0][0] if ranked else None), ""
     for _ in range(3):  # the student's own trace may catch a disturbed call: it gets two more tries
         with plain_jax():  # a debugging mode an earlier cell left on would change the program that runs
             answer = hottest_op(f, *args)
         if not isinstance(answer, str):
-            raise CheckFailed(f"{what} returned {answer!r} of type {type(answer).__name__}, not an operation's name (a str).",
-                              hint=hint, section=section)  # fmt: skip
-        if ranked and _base(answer) == _base(ranked[0][0]):
+            kind = type(answer).__name__
+            message = f"{what} returned {answer!r} of type {kind}, not an operation's name (a str)."
+            raise CheckFailed(message, hint=hint, section=section)
+        if top is not None and _base(answer) == _base(top):
             return
     table = ", ".join(f"{name} {ns / 1e6:.3f} ms" for name, ns in ranked[:4])
-    known = "" if _base(answer) in {_base(name) for name, _ in ranked} else " It is not an XLA operation of this program."
-    raise CheckFailed(f"{what} returned {answer!r}, but the operation with the most time is {ranked[0][0] if ranked else None!r} "
-                      f"(the trace's top operations, per call: {table}).{known}", hint=hint, section=section)  # fmt: skip
+    known = {_base(name) for name, _ in ranked}
+    unknown = "" if _base(answer) in known else " It is not an XLA operation of this program."
+    raise CheckFailed(
+        f"{what} returned {answer!r}, but the operation with the most time is {top!r} "
+        f"(the trace's top operations, per call: {table}).{unknown}",
+        hint=hint,
+        section=section,
+    )
