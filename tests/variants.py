@@ -1824,16 +1824,6 @@ VARIANTS = {
             "answers": {"checked_lookup": "checked_lookup = checkify.checkify(lookup, errors=checkify.index_checks)\n"},
             "loses": {"test_checked_lookup"},
         },
-        # The negative id is caught, but the message does not say which id.
-        "lookup_message_without_id": {
-            "answers": {
-                "checked_lookup": "def lookup_with_checks(table, ids):\n"
-                "    checkify.check(jnp.all(ids >= 0), 'negative id in lookup')\n"
-                "    return lookup(table, ids)\n\n\n"
-                "checked_lookup = checkify.checkify(lookup_with_checks, errors=checkify.index_checks | checkify.user_checks)\n",
-            },
-            "loses": {"test_checked_lookup"},
-        },
         # Bypass: guessing from the program instead of running it: the first operation that could make a NaN.
         # It runs f with the flag as it finds it, so with the flag on it raises instead of answering.
         "nan_first_risky_primitive": {
@@ -1852,19 +1842,6 @@ VARIANTS = {
             },
             "loses": {"test_nan_source", "test_nan_flags"},
             "bypass": "the primitive that made the first NaN, found by running with jax_debug_nans",
-        },
-        # Returns the whole message, not the primitive's name.
-        "nan_returns_message": {
-            "answers": {
-                "nan_source": "def nan_source(f, *args):\n"
-                "    with jax.debug_nans(True):\n"
-                "        try:\n"
-                "            jax.block_until_ready(f(*args))\n"
-                "        except FloatingPointError as error:\n"
-                "            return str(error)\n"
-                "    return None\n",
-            },
-            "loses": {"test_nan_source"},
         },
         # Turns the flag on and leaves it on.
         "nan_flag_left_on": {
