@@ -1879,7 +1879,7 @@ VARIANTS = {
             "bypass": "the operation with the most time, read from a recorded trace",
         },
         # Reads only the line of the Python thread that called f: the device's operations run on other lines (threads),
-        # so it names a host event. (Counting every event, the host's too, names an operation or not, by chance.)
+        # so it names a host event in every run, whatever the timing.
         "hottest_python_thread": {
             "answers": {
                 "hottest_op": "def hottest_op(f, *args):\n"
