@@ -7,6 +7,7 @@ grading tools import it.
 
 from __future__ import annotations
 
+import gzip
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,7 +16,7 @@ import jax
 import numpy as np
 from jax.extend.core import Jaxpr, JaxprEqn, Literal, jaxprs_in_params  # pyright: ignore[reportPrivateImportUsage]
 
-__all__ = ["largest_array", "primitive_names", "residual_bytes", "time_min"]
+__all__ = ["largest_array", "memory_profile_samples", "primitive_names", "residual_bytes", "time_min"]
 
 
 def time_min(f: Callable[..., Any], *args: Any, repeats: int = 5, block: bool = True) -> float:
@@ -71,3 +72,69 @@ def residual_bytes(fn: Callable[..., Any], *args: Any) -> int:
     kept = {var for var in closed.jaxpr.outvars if not isinstance(var, Literal) and var in produced}
     sizes = [(getattr(var.aval, "shape", ()), np.dtype(getattr(var.aval, "dtype", np.float32))) for var in kept]
     return sum(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize for shape, dtype in sizes)
+
+
+def _varint(buf: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = buf[at]
+        value, shift, at = value | (byte & 0x7F) << shift, shift + 7, at + 1
+        if byte < 0x80:
+            return value, at
+
+
+def _fields(buf: bytes) -> Iterator[tuple[int, int | bytes]]:
+    """(field number, value) of a protobuf message: an int for a varint, bytes for anything length-delimited."""
+    at = 0
+    while at < len(buf):
+        key, at = _varint(buf, at)
+        if key & 7 == 0:
+            value, at = _varint(buf, at)
+        elif key & 7 == 2:
+            size, at = _varint(buf, at)
+            value, at = buf[at : at + size], at + size
+        else:  # fixed 64- or 32-bit, which the pprof fields read here never use
+            value, at = buf[at : at + (8 if key & 7 == 1 else 4)], at + (8 if key & 7 == 1 else 4)
+        yield key >> 3, value
+
+
+def _ints(value: int | bytes) -> list[int]:
+    """A repeated integer field: one varint, or several packed into bytes."""
+    if isinstance(value, int):
+        return [value]
+    found, at = [], 0
+    while at < len(value):
+        number, at = _varint(value, at)
+        found.append(number)
+    return found
+
+
+def memory_profile_samples(data: bytes) -> list[tuple[int, int, str]]:
+    """`(bytes, buffers, where)` per sample of `jax.profiler.device_memory_profile()`, largest first.
+
+    The profile is pprof's format (a gzipped protobuf: `pprof` and speedscope open it too). `where` is
+    the innermost Python frame outside JAX's own code that created the buffers, as `file:line function`.
+    """
+    profile = list(_fields(gzip.decompress(data)))
+    strings = [value.decode() for field, value in profile if field == 6 and isinstance(value, bytes)]
+    functions, locations, samples = {}, {}, []
+    for field, value in profile:
+        parts: dict[int, list] = {}
+        for number, part in _fields(value) if isinstance(value, bytes) and field in (2, 4, 5) else ():
+            parts.setdefault(number, []).append(part)
+        if field == 5:  # Function: id, name, system name, file name
+            functions[parts[1][0]] = (strings[parts.get(2, [0])[0]], strings[parts.get(4, [0])[0]])
+        elif field == 4:  # Location: id, lines (function id, line number)
+            lines = [dict(_fields(line)) for line in parts.get(4, [])]
+            locations[parts[1][0]] = [(line.get(1, 0), line.get(2, 0)) for line in lines]
+        elif field == 2:  # Sample: location ids (innermost first), values (count, bytes)
+            ids = [i for chunk in parts.get(1, []) for i in _ints(chunk)]
+            values = [v for chunk in parts.get(2, []) for v in _ints(chunk)]
+            samples.append((ids, values))
+    found = []
+    for ids, values in samples:
+        frames = [(functions.get(f, ("?", "?")), line) for i in ids for f, line in locations.get(i, [])]
+        ours = [(name, file, line) for (name, file), line in frames if "/jax/" not in file and "/jaxlib/" not in file]
+        user = [f"{file.rsplit('/', 1)[-1]}:{line} {name}" for name, file, line in ours]
+        found.append((values[-1] if values else 0, values[0] if values else 0, user[0] if user else "(inside JAX)"))
+    return sorted(found, reverse=True)

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from autograder import lecture
-from autograder.lecture import largest_array, primitive_names, residual_bytes, time_min
+from autograder.lecture import largest_array, memory_profile_samples, primitive_names, residual_bytes, time_min
 
 from support import LECTURES, ROOT
 
@@ -134,3 +134,16 @@ def test_lectures_import_the_shared_helpers_rather_than_redefine_them(path):
         found = {i: [n for n in names if n != "time_min"] for i, names in found.items()}
     redefined = {i: names for i, names in found.items() if names}
     assert not redefined, f"{path.name} redefines {redefined} (cell: names): import them from autograder.lecture"
+
+
+def _make_buffer():
+    return jnp.ones((512, 512), jnp.float32)
+
+
+def test_the_memory_profile_names_the_largest_buffer_and_the_line_that_made_it():
+    buffer = _make_buffer()
+    samples = memory_profile_samples(jax.profiler.device_memory_profile())
+    assert samples == sorted(samples, reverse=True)
+    made_here = re.compile(r"test_lecture\.py:\d+ _make_buffer")
+    ours = [(nbytes, count) for nbytes, count, where in samples if made_here.fullmatch(where)]
+    assert ours and ours[0][0] >= buffer.nbytes and ours[0][1] >= 1

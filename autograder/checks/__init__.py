@@ -13,6 +13,8 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Reverse mode: `check_saved_residuals` (what a forward pass keeps for the backward pass, which
   `jax.checkpoint` shrinks), `saved_residuals`; `reverse_mode_grad` (a gradient, or why a loop
   cannot be differentiated in reverse mode).
+- Profiles: `check_hottest_op` (a student's reading of a profiler trace), `op_times` (each XLA
+  operation's total time in a trace the check records and reads back).
 - Devices: `check_collective`, `check_sharding`.
 - Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
   `check_independent_rows`.
@@ -34,6 +36,7 @@ from ._errors import CheckFailed, lecture_link
 from ._guard import guard as guard
 from ._guard import verify
 from ._library import check_not_calling, library_calls
+from ._profile import check_hottest_op, op_times
 from ._protocol import check_timing_protocol
 from ._purity import check_pure
 from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
@@ -81,6 +84,7 @@ __all__ = [
     "check_independent_rows",
     "check_jaxpr_constant",
     "check_jitted",
+    "check_hottest_op",
     "check_largest_intermediate",
     "check_log_depth",
     "check_no_key_reuse",
@@ -108,6 +112,7 @@ __all__ = [
     "library_calls",
     "load_reference",
     "measure_speedup",
+    "op_times",
     "primitives",
     "required_speedup",
     "reverse_mode_grad",

@@ -17,6 +17,7 @@ LECTURES = {
     "10": "course/10_pytrees.ipynb",
     "11": "course/11_custom_derivatives.ipynb",
     "12": "course/12_control_flow.ipynb",
+    "13": "course/13_debugging.ipynb",
 }
 
 

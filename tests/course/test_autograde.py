@@ -111,6 +111,7 @@ SPECIAL_CHECKS = (
     "check_independent_rows",
     "check_timing_protocol",
     "check_saved_residuals",
+    "check_hottest_op",
 )
 
 

@@ -77,6 +77,17 @@ TAUGHT = {
     "jax.lax.associative_scan": 12,
     "jax.lax.select": 12,
     "unroll": 12,
+    "jax.debug.callback": 13,
+    "jax.debug.breakpoint": 13,
+    "jax.experimental.checkify": 13,
+    "jax.debug_nans": 13,
+    "jax.debug_infs": 13,
+    "jax.disable_jit": 13,
+    "jax.profiler": 13,
+    "jax.effects_barrier": 13,
+    "jax.pure_callback": 13,
+    "jax.default_matmul_precision": 13,
+    "jax.live_arrays": 13,
 }
 
 
