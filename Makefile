@@ -50,8 +50,9 @@ HUB_PROXY := hub/node_modules/.installed
 hub: setup $(HUB_PROXY)
 
 $(HUB_PROXY): hub/package.json hub/package-lock.json
-	@if command -v npm >/dev/null; then cd hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
-	else echo "No npm (Node 20+): the hub's proxy is not installed, and the hub test will be skipped."; fi
+	@if ! command -v npm >/dev/null; then echo "No npm (Node 20+): the hub's proxy is not installed; the hub test will be skipped."; \
+	else cd hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed \
+		|| echo "npm ci in hub/ failed: the hub's proxy is not installed; the hub test will be skipped."; fi
 
 # ruff (lint, format), pyright (types) and import-linter (the two sides of autograder/ stay apart).
 lint: setup

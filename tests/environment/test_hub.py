@@ -249,7 +249,7 @@ def test_release_submit_grade_and_return_feedback_on_a_jupyterhub(tmp_path):
     require(PROXY.exists(), f"no {PROXY.relative_to(ROOT)}: `make hub` installs the hub's proxy (needs npm)")
     from playwright.sync_api import sync_playwright
 
-    started = time.monotonic()
+    lap = _Laps()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     course = _course(tmp_path / "home" / INSTRUCTOR)
     hub, base = _start_hub(tmp_path)
@@ -258,7 +258,8 @@ def test_release_submit_grade_and_return_feedback_on_a_jupyterhub(tmp_path):
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
             try:
-                _loop(hub, base, browser, pages, course, tmp_path)
+                lap("hub started")
+                _loop(hub, base, browser, pages, course, tmp_path, lap)
             finally:
                 for user, page in pages.items():
                     page.screenshot(path=str(ARTIFACTS / f"{user}.png"))
@@ -266,31 +267,50 @@ def test_release_submit_grade_and_return_feedback_on_a_jupyterhub(tmp_path):
     finally:
         shutil.copy(tmp_path / "hub.log", ARTIFACTS / "hub.log")
         _stop_hub(hub, tmp_path)
-    print(f"the hub's loop took {time.monotonic() - started:.0f} s")
+    lap("hub stopped")
+    print("seconds per step:", lap.seconds)
 
 
-def _loop(hub, base, browser, pages, course, tmp_path):
+class _Laps:
+    """Seconds per step, printed at the end (`pytest -s`): where the test's time goes."""
+
+    def __init__(self):
+        self.last, self.seconds = time.monotonic(), {}
+
+    def __call__(self, step: str) -> None:
+        now = time.monotonic()
+        self.seconds[step], self.last = round(now - self.last, 1), now
+
+
+def _loop(hub, base, browser, pages, course, tmp_path, lap):
     # The instructor logs in (their server has the formgrader) and releases from a terminal.
     pages[INSTRUCTOR] = _login(browser, base, INSTRUCTOR)
     assert "Formgrader" in _nbgrader_menu(pages[INSTRUCTOR])
+    assert pages[INSTRUCTOR].request.get(f"{base}/user/{INSTRUCTOR}/formgrader").ok
     terminal = _server_environment(hub, INSTRUCTOR)
     assert terminal["COURSE_STUDENT_ID"] == "", "an instructor must not be a student to nbgrader"
     _instructor(terminal, course, "nbgrader", "generate_assignment", ASSIGNMENT, "--force")
     _instructor(terminal, course, "nbgrader", "release_assignment", ASSIGNMENT)
+    lap("instructor logged in, released")
 
     # Each student logs in, sees only the Assignment List, fetches, answers problem 1 and submits.
     for user, answer in ANSWERS.items():
         pages[user] = _login(browser, base, user)
         assert _nbgrader_menu(pages[user]) == ["Assignment List"], "a student sees the instructor's tools"
+        assert pages[user].request.get(f"{base}/user/{user}/formgrader").status == 404, "a student has the formgrader"
         _fetch_answer_submit(pages[user], tmp_path / "home" / user, answer)
+        lap(f"{user} logged in, fetched, answered, submitted")
     inbound = sorted(p.name.split("+")[0] for p in (tmp_path / "exchange" / "jax-course" / "inbound").iterdir())
     assert inbound == sorted(ANSWERS), f"submitted under {inbound}, not under the students' hub names"
 
     # The instructor collects, grades, and returns feedback.
     _instructor(terminal, course, "nbgrader", "collect", ASSIGNMENT)
+    lap("collected")
     _instructor(terminal, course, "jax-course", "grade", ASSIGNMENT)
+    lap("graded")
     _instructor(terminal, course, "nbgrader", "generate_feedback", ASSIGNMENT)
     _instructor(terminal, course, "nbgrader", "release_feedback", ASSIGNMENT)
+    lap("feedback generated and released")
 
     # The gradebook holds both students, each with the points of their answer (no other answered).
     points = test_points(ASSIGNMENT)
@@ -306,3 +326,4 @@ def _loop(hub, base, browser, pages, course, tmp_path):
         assert (HIDDEN_MESSAGE in shown) == (user == "bob"), shown[:3000]
         leaked = [line for line in hidden if line in shown]
         assert not leaked, f"{user}'s feedback shows hidden test code: {leaked}"
+        lap(f"{user} read their feedback")
