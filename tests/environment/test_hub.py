@@ -32,6 +32,7 @@ from browser import (
     get_json,
     require,
     require_browser,
+    screenshot,
     stop,
     type_lines,
     wait_until,
@@ -104,8 +105,12 @@ def _start_hub(tmp: Path) -> tuple[subprocess.Popen, str]:
         except OSError:
             return None
 
-    version = wait_until(answers, 60, "JupyterHub to answer through its proxy at /hub/api/")
-    assert version["version"] == "6.1.1", version
+    try:
+        version = wait_until(answers, 60, "JupyterHub to answer through its proxy at /hub/api/")
+        assert version["version"] == "6.1.1", version
+    except BaseException:
+        _stop_hub(hub, tmp)
+        raise
     return hub, base
 
 
@@ -247,6 +252,7 @@ def _course(home: Path) -> Path:
 def test_release_submit_grade_and_return_feedback_on_a_jupyterhub(tmp_path):
     require_browser()
     require(PROXY.exists(), f"no {PROXY.relative_to(ROOT)}: `make hub` installs the hub's proxy (needs npm)")
+    require((VENV_BIN / "jupyterhub").exists(), "JupyterHub is missing: pip install -e '.[course,test]'")
     from playwright.sync_api import sync_playwright
 
     lap = _Laps()
@@ -262,7 +268,7 @@ def test_release_submit_grade_and_return_feedback_on_a_jupyterhub(tmp_path):
                 _loop(hub, base, browser, pages, course, tmp_path, lap)
             finally:
                 for user, page in pages.items():
-                    page.screenshot(path=str(ARTIFACTS / f"{user}.png"))
+                    screenshot(page, ARTIFACTS / f"{user}.png")
                 browser.close()
     finally:
         shutil.copy(tmp_path / "hub.log", ARTIFACTS / "hub.log")
