@@ -9,7 +9,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3 $$(ls -d $${PYENV_ROOT:
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { command -v $$p || echo $$p; } && break; done)
 ASSIGNMENTS := $(notdir $(wildcard solutions/[0-9]*))
 
-.PHONY: setup system-packages lab lint test test-fast exercises references clean
+.PHONY: setup system-packages hub lint test test-fast exercises references clean
 
 setup: $(VENV)/.installed
 
@@ -43,6 +43,17 @@ system-packages:
 	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$packages \
 		|| echo "Installing $$packages with apt-get failed: the tests needing them will be skipped."; fi
 
+# A JupyterHub for a class (README, "On a JupyterHub"): the course's environment (it has JupyterHub)
+# and the hub's proxy, configurable-http-proxy as pinned by hub/package-lock.json. The proxy needs
+# Node 20+ and npm; without them `make test` says so and the hub test is skipped.
+HUB_PROXY := hub/node_modules/.installed
+hub: setup $(HUB_PROXY)
+
+$(HUB_PROXY): hub/package.json hub/package-lock.json
+	@if ! command -v npm >/dev/null; then echo "No npm (Node 20+): the hub's proxy is not installed; the hub test will be skipped."; \
+	else cd hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed \
+		|| echo "npm ci in hub/ failed: the hub's proxy is not installed; the hub test will be skipped."; fi
+
 # ruff (lint, format), pyright (types) and import-linter (the two sides of autograder/ stay apart).
 lint: setup
 	$(BIN)/ruff check .
@@ -51,7 +62,7 @@ lint: setup
 	$(BIN)/pyright
 
 # Everything CI runs: lint, then every test tier.
-test: lint system-packages
+test: lint system-packages $(HUB_PROXY)
 	$(BIN)/python -m pytest
 
 # The unit tier alone: the checks and the grading tools in-process, under a minute.
@@ -68,4 +79,4 @@ references: setup
 	$(BIN)/jax-course references
 
 clean:
-	rm -rf $(VENV) gradebook.db
+	rm -rf $(VENV) gradebook.db hub/node_modules

@@ -2,7 +2,8 @@
 
 Tiers (markers): `unit` (in-process, seconds: `make test-fast`), `notebook` (lectures run
 top to bottom), `grading` (the real nbgrader and `jax-course`), `environment` (browser,
-Binder, Colab, JupyterLab). `make test` runs them all. Shared helpers are in support.py.
+JupyterHub, Binder, Colab, JupyterLab). `make test` runs them all. Shared helpers are in support.py
+(and browser.py for the browser tests).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ _LONGEST_FIRST = [
     "test_run.py",
     "test_binder.py",
     "test_colab_install.py",
+    "test_hub.py",
     "test_browser.py",
     "test_selfcheck.py",
     "test_runner.py",

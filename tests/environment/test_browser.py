@@ -3,89 +3,40 @@ into it, every cell runs, and nbgrader's Validate button reports what is still u
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
 import shutil
-import signal
-import socket
 import subprocess
-import time
-import urllib.request
-import warnings
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from autograder._config import chromium
-
+from browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    free_port,
+    get_json,
+    require_browser,
+    screenshot,
+    stop,
+    type_lines,
+    wait_until,
+    write_lab_settings,
+)
 from support import ROOT, VENV_BIN, solution_sources
 
 pytestmark = pytest.mark.environment
 
 ASSIGNMENT = "01_arrays"
-# Debian's chromium: Playwright's own browsers are never downloaded. The variable lets a
-# developer point elsewhere, or at a missing file to check the skip.
-CHROMIUM = chromium()
-# As root, on a closed network: without the background-networking flags chromium keeps
-# retrying refused connections.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-# Lab settings for a deterministic page: every cell attached to the DOM (so outputs can be
-# read anywhere in the notebook) and no news toast, whose fetch would need the internet.
-LAB_SETTINGS = {
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
-}
 PROMPT_DONE = re.compile(r"^\[\d+\]:$")
-
-
-def _require(available: bool, reason: str) -> None:
-    # CI must really run this test: there a missing browser is a broken set-up, not a skip.
-    if available:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true: there the browser test must run, not be skipped)")
-    pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _get_json(url: str):
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return json.load(response)
-
-
-def _wait_until(condition, timeout: float, what: str, interval: float = 0.25):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 def _start_lab(folder: Path, port: int, token: str) -> subprocess.Popen:
     settings = folder / "lab-settings"
-    for name, values in LAB_SETTINGS.items():
-        (settings / name).parent.mkdir(parents=True, exist_ok=True)
-        (settings / name).write_text(json.dumps(values))
+    write_lab_settings(settings)
     env = {
         **os.environ,
         "BROWSER": "true",
@@ -118,52 +69,10 @@ def _start_lab(folder: Path, port: int, token: str) -> subprocess.Popen:
         )
 
 
-def _stop(process: subprocess.Popen) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=20)
-    except ProcessLookupError:
-        process.wait(timeout=20)
-
-
-def _screenshot(page, path: Path) -> None:
-    """The whole notebook in one image: JupyterLab scrolls inside the page, so grow the window."""
-    try:
-        extra = page.evaluate(
-            """() => {
-                const outer = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer');
-                const cells = outer ? outer.querySelectorAll('.jp-Cell') : [];
-                if (!cells.length) return 0;
-                outer.scrollTop = 0;
-                const last = cells[cells.length - 1].getBoundingClientRect();
-                const below = last.bottom - outer.getBoundingClientRect().bottom;
-                return Math.ceil(Math.max(0, below));
-            }"""
-        )
-        size = page.viewport_size
-        page.set_viewport_size({"width": size["width"], "height": min(size["height"] + extra + 40, 12000)})
-        # Two animation frames: the re-layout for the new size has been painted.
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    except Exception as error:  # noqa: BLE001  (then the window as it is)
-        warnings.warn(f"could not fit the notebook into the screenshot: {error}", stacklevel=1)
-    try:
-        page.screenshot(path=str(path), full_page=True)
-    except Exception as error:  # noqa: BLE001  (a missing screenshot must not hide the real failure)
-        warnings.warn(f"could not save the screenshot {path}: {error}", stacklevel=1)
-
-
 def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_rest(tmp_path):
-    _require(
-        CHROMIUM.exists(), f"no browser at {CHROMIUM}: Debian's chromium, which `make test` installs when run as root"
-    )
-    try:
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout
-        from playwright.sync_api import expect, sync_playwright
-    except ImportError:
-        _require(False, "the playwright module is missing: pip install -e '.[test]'")
+    require_browser()
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import expect, sync_playwright
 
     notebooks = tmp_path / "notebooks"
     notebooks.mkdir()
@@ -181,7 +90,7 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for old in ARTIFACTS.glob(f"{ASSIGNMENT}*.png"):  # never mistaken for this run's
         old.unlink()
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     base = f"http://127.0.0.1:{port}"
     lab = _start_lab(tmp_path, port, token)
     try:
@@ -192,15 +101,15 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                     f"JupyterLab exited {lab.returncode}:\n{(tmp_path / 'lab.log').read_text()[-3000:]}"
                 )
             try:
-                return _get_json(f"{base}/api/status?token={token}")
+                return get_json(f"{base}/api/status?token={token}")
             except OSError:
                 return None
 
-        _wait_until(status, 60, "JupyterLab to answer /api/status")
+        wait_until(status, 60, "JupyterLab to answer /api/status")
 
         def kernel_idle():
             try:
-                sessions = _get_json(f"{base}/api/sessions?token={token}")
+                sessions = get_json(f"{base}/api/sessions?token={token}")
             except OSError:
                 return False
             return any(s["path"].endswith(notebook.name) and s["kernel"]["execution_state"] == "idle" for s in sessions)
@@ -221,23 +130,10 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                 expect(dom_cells).to_have_count(len(cells), timeout=60_000)
                 indicator = page.locator(".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator")
                 expect(indicator).to_have_attribute("data-status", "idle", timeout=60_000)
-                _wait_until(kernel_idle, 60, "the notebook's kernel to be idle")
+                wait_until(kernel_idle, 60, "the notebook's kernel to be idle")
 
-                # Type the answer as a student would. CodeMirror indents a new line by itself
-                # (after a colon, or like the line above): Shift+Home selects whatever it
-                # inserted and Delete removes it (at the end of the text, nothing else), so each
-                # line is typed with exactly its own indentation.
-                softmax = dom_cells.nth(grade_ids.index("softmax"))
-                softmax.locator(".cm-content").click()
-                page.keyboard.press("ControlOrMeta+a")
-                for n, line in enumerate(answer.split("\n")):
-                    if n:
-                        page.keyboard.press("Enter")
-                        page.keyboard.press("Shift+Home")
-                        page.keyboard.press("Delete")
-                    page.keyboard.type(line)
-                typed = softmax.locator(".cm-line").evaluate_all("lines => lines.map(l => l.textContent).join('\\n')")
-                assert typed == answer, f"the editor holds\n{typed}\ninstead of\n{answer}"
+                # Type the answer as a student would.
+                type_lines(page, dom_cells.nth(grade_ids.index("softmax")), answer)
                 page.keyboard.press("Escape")
 
                 # Run All (JupyterLab 4.6) sends every cell at once with stop_on_error: the kernel
@@ -257,7 +153,7 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                     if cells[i].cell_type == "code" and grade_ids[i] != "colab_setup":
                         expect(dom_cells.nth(i).locator(".jp-InputPrompt")).to_have_text(PROMPT_DONE, timeout=60_000)
                 expect(indicator).to_have_attribute("data-status", "idle", timeout=60_000)
-                _wait_until(kernel_idle, 30, "the kernel to be idle after the last cell")
+                wait_until(kernel_idle, 30, "the kernel to be idle after the last cell")
                 expect(dom_cells).to_have_count(len(cells))
                 expect(setup.locator(".jp-InputPlaceholder")).to_be_visible()
 
@@ -279,7 +175,7 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                         return None
                     return written if all(c.get("execution_count") for c in written if c.cell_type == "code") else None
 
-                on_disk = _wait_until(saved, 20, "the executed notebook to be saved")
+                on_disk = wait_until(saved, 20, "the executed notebook to be saved")
                 assert on_disk[grade_ids.index("softmax")].source == answer
                 for i, grade_id in tests.items():
                     errors = [o.ename for o in on_disk[i].outputs if o.output_type == "error"]
@@ -323,7 +219,7 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                     assert re.search(rf"^\s*{state} .*\({grade_id}\)$", shown, re.MULTILINE), (grade_id, shown)
                 assert "not answered yet" in shown and "Traceback" not in shown, shown
             finally:
-                _screenshot(page, ARTIFACTS / f"{ASSIGNMENT}.png")
+                screenshot(page, ARTIFACTS / f"{ASSIGNMENT}.png")
                 browser.close()
     finally:
-        _stop(lab)
+        stop(lab)

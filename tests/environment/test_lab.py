@@ -12,6 +12,7 @@ import urllib.request
 
 import pytest
 
+from browser import wait_until
 from support import ROOT
 
 pytestmark = pytest.mark.environment
@@ -40,6 +41,17 @@ def test_make_lab_serves_the_first_lecture_and_the_formgrader():
                 url = found.groups()
         assert url, "JupyterLab did not start:\n" + "".join(log[-30:])
         base, token = url
+
+        # A request sent the moment Jupyter Server printed its URL was refused under load (seen
+        # with the hub test beside it), though the server listened there a moment later.
+        def answers():
+            try:
+                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5):
+                    return True
+            except OSError:
+                return False
+
+        wait_until(answers, 30, f"JupyterLab to answer at {base}")
         with urllib.request.urlopen(f"{base}/lab/tree/course/01_arrays.ipynb?token={token}", timeout=30) as page:
             html = page.read().decode()
         config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.S)
