@@ -1,10 +1,11 @@
 """Which test cells a changed answer can affect, and wrong variants packed into shared submissions.
 
 A test cell's verdict depends only on the cells it reads (course/test_fresh_process.py proves it
-for every variant), so variants that change different answer cells and, with all their answers
-in one notebook, can affect different test cells (each the ones it affects alone) can share one
-submission: each test cell of the pack gives the verdict of the one member that can affect it,
-and the tests no member can affect keep the reference's full points.
+for every variant, each alone), so variants that change different answer cells can share one
+submission when, with all their answers in one notebook, each can affect exactly the test cells it
+affects alone, and every test cell a member loses can be affected by no other member. A test cell
+several members can affect is then one they all keep: it must keep its full points in the pack, as
+it does for each of them alone. The tests no member can affect keep the reference's full points.
 One submission costs a kernel start, JAX's import and the notebook's fast cells, whatever it
 holds; packed, the wrong variants need fewer than half as many submissions.
 """
@@ -105,18 +106,22 @@ def affected_tests(assignment: str, variants: dict[str, dict]) -> dict[str, set[
 
 
 def can_share(assignment: str, variants: dict[str, dict], affected: dict[str, set[str]]) -> bool:
-    """Whether `variants` can share a submission: they change different answer cells, and with all
-    their answers in, each can affect exactly the test cells it affects alone, no two the same one."""
+    """Whether `variants` can share a submission: they change different answer cells, with all their
+    answers in each can affect exactly the test cells it affects alone, and a test cell one of them
+    loses can be affected by no other (a test cell they can all affect is one they all keep)."""
     cells = [cell for variant in variants.values() for cell in variant["answers"]]
     if len(cells) != len(set(cells)):
         return False
     answers = {cell: source for variant in variants.values() for cell, source in variant["answers"].items()}
-    seen: set[str] = set()
+    lost: set[str] = set()
+    kept: set[str] = set()
     for name, variant in variants.items():
         here = cells_reading_changed_names(assignment, variant["answers"], answers)
-        if here != affected[name] or here & seen:
+        loses = here & set(variant["loses"])
+        if here != affected[name] or loses & (lost | kept) or (here - loses) & lost:
             return False
-        seen |= here
+        lost |= loses
+        kept |= here - loses
     return True
 
 
