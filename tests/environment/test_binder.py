@@ -34,10 +34,9 @@ def test_runtime_and_dependencies_come_from_pyproject():
     )
 
 
-@pytest.fixture(scope="module")
-def binder_env(tmp_path_factory):
+def _binder_env(tmp_path):
     """A fresh venv on which binder/postBuild has run, as repo2docker would run it."""
-    venv = tmp_path_factory.mktemp("binder") / "venv"
+    venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "VIRTUAL_ENV": str(venv)}
     env.pop("JUPYTER_DATA_DIR", None)
@@ -46,8 +45,7 @@ def binder_env(tmp_path_factory):
     return venv, env
 
 
-def test_post_build_keeps_validate_and_turns_off_the_course_server_parts(binder_env):
-    venv, env = binder_env
+def _post_build_keeps_validate_and_turns_off_the_course_server_parts(venv, env):
     servers = subprocess.run(
         [venv / "bin" / "jupyter", "server", "extension", "list"], env=env, capture_output=True, text=True
     )
@@ -64,8 +62,7 @@ def test_post_build_keeps_validate_and_turns_off_the_course_server_parts(binder_
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
 
 
-def test_an_exercise_runs_and_validates_in_the_binder_env(binder_env, tmp_path):
-    venv, env = binder_env
+def _an_exercise_runs_and_validates(venv, env, tmp_path):
     assignment = "03_tracing"
     solved = answered(assignment, solution_sources(assignment), tmp_path / f"{assignment}.ipynb")
     shutil.copy(ROOT / "exercises" / assignment / f"{assignment}.ipynb", tmp_path / "untouched.ipynb")
@@ -78,3 +75,11 @@ def test_an_exercise_runs_and_validates_in_the_binder_env(binder_env, tmp_path):
         [*validate, str(tmp_path / "untouched.ipynb")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert "VALIDATION FAILED" in failed.stdout, failed.stdout + failed.stderr
+
+
+# One test, so that the environment (a minute to build) is built once: two tests sharing a
+# fixture may run on both xdist workers, and each would build its own.
+def test_the_binder_env_keeps_validate_turns_off_the_server_parts_and_validates_an_exercise(tmp_path):
+    venv, env = _binder_env(tmp_path)
+    _post_build_keeps_validate_and_turns_off_the_course_server_parts(venv, env)
+    _an_exercise_runs_and_validates(venv, env, tmp_path)
