@@ -14,7 +14,9 @@ from typing import Any
 
 import jax
 import numpy as np
-from jax.extend.core import Jaxpr, JaxprEqn, Literal, jaxprs_in_params  # pyright: ignore[reportPrivateImportUsage]
+from jax.extend.core import Jaxpr, JaxprEqn, jaxprs_in_params  # pyright: ignore[reportPrivateImportUsage]
+
+from ._residuals import saved_residuals
 
 __all__ = ["largest_array", "memory_profile_samples", "primitive_names", "residual_bytes", "time_min"]
 
@@ -67,11 +69,7 @@ def residual_bytes(fn: Callable[..., Any], *args: Any) -> int:
     Read from the jaxpr of `jax.vjp(fn, *args)`, whose returned function holds the residuals as
     its leaves; inputs and constants it keeps cost nothing extra and are not counted.
     """
-    closed = jax.make_jaxpr(lambda *a: jax.tree.leaves(jax.vjp(fn, *a)[1]))(*args)
-    produced = {var for eqn in closed.jaxpr.eqns for var in eqn.outvars}
-    kept = {var for var in closed.jaxpr.outvars if not isinstance(var, Literal) and var in produced}
-    sizes = [(getattr(var.aval, "shape", ()), np.dtype(getattr(var.aval, "dtype", np.float32))) for var in kept]
-    return sum(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize for shape, dtype in sizes)
+    return sum(size for _, _, size in saved_residuals(fn, *args))
 
 
 def _varint(buf: bytes, at: int) -> tuple[int, int]:
