@@ -9,7 +9,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3 $$(ls -d $${PYENV_ROOT:
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { command -v $$p || echo $$p; } && break; done)
 ASSIGNMENTS := $(notdir $(wildcard solutions/[0-9]*))
 
-.PHONY: setup system-packages hub lint test test-fast exercises references clean
+.PHONY: setup system-packages hub lint site test test-fast exercises references clean
 
 setup: $(VENV)/.installed
 
@@ -61,9 +61,20 @@ lint: setup
 	$(BIN)/lint-imports
 	$(BIN)/pyright
 
-# Everything CI runs: lint, then every test tier.
+# The course site (README, "Read it online"): Sphinx with myst-nb and sphinx-book-theme, warnings
+# as errors, into build/site/. Lectures come from the runs the tests stored in build/jupyter_cache;
+# a lecture with none (a fresh clone, or code edited since) runs here once.
+SITE_SOURCE ?= .
+SITE_BUILD ?= build/site
+site: setup
+	$(BIN)/sphinx-build -W --keep-going -q -b html -c docs $(SITE_SOURCE) $(SITE_BUILD)
+
+# Everything CI runs: lint, every test tier, then the site, built from the lecture runs those tests
+# stored (a lecture without one stops the build rather than running twice), and its tests.
 test: lint system-packages $(HUB_PROXY)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not site"
+	SITE_LECTURES_FROM_TESTS=1 $(MAKE) --no-print-directory site
+	$(BIN)/python -m pytest -m site
 
 # The unit tier alone: the checks and the grading tools in-process, under a minute.
 test-fast: setup

@@ -2,7 +2,8 @@
 
 Tiers (markers): `unit` (in-process, seconds: `make test-fast`), `notebook` (lectures run
 top to bottom), `grading` (the real nbgrader and `jax-course`), `environment` (browser,
-JupyterHub, Binder, Colab, JupyterLab). `make test` runs them all. Shared helpers are in support.py
+JupyterHub, Binder, Colab, JupyterLab), `site` (the built course site: `make test` builds it after the
+others, from the lecture runs they stored). `make test` runs them all. Shared helpers are in support.py
 (and browser.py for the browser tests).
 """
 
@@ -17,7 +18,7 @@ import pytest
 
 from support import ROOT, VENV_BIN
 
-TIERS = ("unit", "notebook", "grading", "environment")
+TIERS = ("unit", "notebook", "grading", "environment", "site")
 
 
 def pytest_configure(config):
@@ -37,6 +38,11 @@ def pytest_configure(config):
     import jax
 
     jax.config.update("jax_num_cpu_devices", 8)
+    # Lecture runs are stored for the site by both workers: the controller creates the store first.
+    if not hasattr(config, "workerinput"):
+        import lecture_runs
+
+        lecture_runs.prepare()
 
 
 def pytest_unconfigure(config):

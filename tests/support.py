@@ -50,6 +50,42 @@ def solution_sources(assignment: str) -> dict[str, str]:
     }
 
 
+_BLOCKS = {
+    "answer": ("### BEGIN SOLUTION", "### END SOLUTION"),
+    "hidden test": ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"),
+}
+
+
+def secret_lines(assignment: str, kinds: tuple[str, ...] = ("answer", "hidden test")) -> set[str]:
+    """Lines of the answers and hidden tests that students must never see (over 12 characters, so
+    `return x` is no match), less those the notebook also shows on purpose (a test's set-up, say)."""
+    source = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    public, secret = set(), set()
+    for cell in source.cells:
+        inside = None
+        for line in cell.source.splitlines():
+            if inside is None and (kind := next((k for k, (b, _) in _BLOCKS.items() if b in line), None)):
+                inside = kind
+            elif inside is not None and _BLOCKS[inside][1] in line:
+                inside = None
+            elif inside is None:
+                public.add(line.strip())
+            elif inside in kinds:
+                secret.add(line.strip())
+    return {line for line in secret - public if len(line) > 12}
+
+
+def section_links() -> set[tuple[str, str]]:
+    """Every (lecture, heading) that a test cell's or a check's `section=` names."""
+    links = set()
+    for assignment in ASSIGNMENTS:
+        text = (ROOT / "solutions" / assignment / f"{assignment}.ipynb").read_text()
+        links |= set(re.findall(r'section=\\"(\d\d)#([^"\\]+)\\"', text))
+    for module in (ROOT / "autograder").rglob("*.py"):
+        links |= set(re.findall(r'section="(\d\d)#([^"]+)"', module.read_text()))
+    return links
+
+
 def answered(assignment: str, answers: dict[str, str], path: Path) -> Path:
     """Write the committed release of `assignment` with `answers` (grade_id -> source) filled in."""
     nb = nbformat.read(ROOT / "exercises" / assignment / f"{assignment}.ipynb", as_version=4)

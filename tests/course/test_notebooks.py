@@ -8,7 +8,8 @@ import nbclient
 import nbformat
 import pytest
 
-from support import ASSIGNMENTS, LECTURES, ROOT, make_course
+import lecture_runs
+from support import ASSIGNMENTS, LECTURES, ROOT, make_course, secret_lines, section_links
 
 COMMITTED = sorted([*ROOT.glob("solutions/*/*.ipynb"), *ROOT.glob("exercises/*/*.ipynb"), *LECTURES])
 
@@ -61,37 +62,15 @@ def test_exercises_are_what_nbgrader_generates_from_solutions(assignment, tmp_pa
         ), f"exercises/{assignment}/{path.name} is stale: run `make exercises`"
 
 
-def _blocks(source: str, begin: str, end: str) -> list[str]:
-    lines, inside = [], False
-    for line in source.splitlines():
-        if begin in line:
-            inside = True
-        elif end in line:
-            inside = False
-        elif inside:
-            lines.append(line.strip())
-    return lines
-
-
 @pytest.mark.unit
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_exercises_contain_no_solution_or_hidden_test(assignment):
-    source = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
     release = (ROOT / "exercises" / assignment / f"{assignment}.ipynb").read_text()
     for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
         assert marker not in release
-    public = set()
-    secret = set()
-    for cell in source.cells:
-        secret.update(_blocks(cell.source, "### BEGIN SOLUTION", "### END SOLUTION"))
-        secret.update(_blocks(cell.source, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"))
-        public.update(
-            line.strip() for line in cell.source.replace("### BEGIN HIDDEN TESTS", "\0").split("\0")[0].splitlines()
-        )
     released = nbformat.reads(release, as_version=4)
-    text = "\n".join(c.source for c in released.cells)
-    # Lines also shown to students on purpose (a test's set-up, say) are no leak.
-    leaked = [line for line in secret - public if len(line) > 12 and line in text]
+    shown = {line.strip() for c in released.cells for line in c.source.splitlines()}
+    leaked = sorted(secret_lines(assignment) & shown)
     assert not leaked, f"exercises/{assignment} shows: {leaked[:3]}"
 
 
@@ -101,7 +80,7 @@ def test_lecture_runs_top_to_bottom(path, capsys):
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
     nbclient.NotebookClient(
-        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        nb, timeout=300, kernel_name="python3", record_timing=False, resources={"metadata": {"path": str(path.parent)}}
     ).execute()
     seconds = time.perf_counter() - start
     with capsys.disabled():
@@ -121,21 +100,16 @@ def test_lecture_runs_top_to_bottom(path, capsys):
                 f"tagged to raise but did not: {cell.source[:80]}"
             )
     assert seconds < 60, f"{_relative(path)} took {seconds:.0f} s; the budget is 60 s"
+    # The site shows this run (`make site`), rather than running the lecture again.
+    lecture_runs.store(path, nb, seconds)
 
 
 @pytest.mark.unit
 def test_lectures_have_the_sections_checks_link_to():
-    """Every `section=` a test cell names is a heading of its lecture."""
-    import re
-
+    """Every `section=` a test cell or a check names is a heading of its lecture."""
     from autograder.checks._errors import LECTURES as LINKED
 
-    links = set()
-    for assignment in ASSIGNMENTS:
-        text = (ROOT / "solutions" / assignment / f"{assignment}.ipynb").read_text()
-        links |= set(re.findall(r'section=\\"(\d\d)#([^"\\]+)\\"', text))
-    for module in (ROOT / "autograder").glob("*.py"):
-        links |= set(re.findall(r'section="(\d\d)#([^"]+)"', module.read_text()))
+    links = section_links()
     assert len(links) > 5
     for lecture, heading in links:
         nb = nbformat.read(ROOT / LINKED[lecture], as_version=4)

@@ -1,0 +1,65 @@
+"""A reader on the site: from the landing page to lecture 04, its figures, and its launch links."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from autograder.grading._colab import repository
+
+from browser import CHROMIUM, CHROMIUM_ARGS, free_port, require_browser, stop, wait_until
+from support import ROOT
+
+pytestmark = pytest.mark.site
+
+SITE = ROOT / "build" / "site"
+REPOSITORY = repository(ROOT).removeprefix("https://github.com/")
+
+
+def _serve(port: int) -> subprocess.Popen:
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(SITE)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def test_a_reader_goes_from_the_landing_page_to_lecture_04_and_can_launch_it():
+    require_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    assert (SITE / "index.html").is_file(), "run `make site` first (`make test` does)"
+    port = free_port()
+    server = _serve(port)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            page = browser.new_page()
+            wait_until(lambda: _answers(page, f"http://127.0.0.1:{port}/"), 20, "the site's server")
+            page.get_by_role("link", name="course/04_jit.ipynb").first.click()
+            expect(page).to_have_url(f"http://127.0.0.1:{port}/course/04_jit.html")
+            expect(page.get_by_role("heading", level=1).first).to_contain_text("Lecture 4")
+
+            figure = page.locator("div.cell_output img").first
+            figure.scroll_into_view_if_needed()
+            expect(figure).to_be_visible()
+            assert figure.evaluate("img => img.complete && img.naturalWidth > 0"), "the figure did not load"
+
+            launch = {
+                link.get_attribute("href")
+                for link in page.locator("a[href*='mybinder.org'], a[href*='colab.research.google.com']").all()
+            }
+            assert f"https://mybinder.org/v2/gh/{REPOSITORY}/main?urlpath=lab/tree/course/04_jit.ipynb" in launch
+            assert f"https://colab.research.google.com/github/{REPOSITORY}/blob/main/course/04_jit.ipynb" in launch
+            page.get_by_role("button", name="Launch interactive content").click()
+            expect(page.get_by_role("link", name="Binder")).to_be_visible()
+            browser.close()
+    finally:
+        stop(server)
+
+
+def _answers(page, url: str) -> bool:
+    try:
+        page.goto(url)
+    except Exception:  # noqa: BLE001  (not listening yet)
+        return False
+    return True
