@@ -1,4 +1,4 @@
-"""A reader on the site: from the landing page to lecture 04, its figures, and its launch links."""
+"""A reader on the site: from the landing page to lecture 04, its figures and its launch links; search."""
 
 from __future__ import annotations
 
@@ -52,6 +52,9 @@ def test_a_reader_goes_from_the_landing_page_to_lecture_04_and_can_launch_it():
             assert f"https://colab.research.google.com/github/{REPOSITORY}/blob/main/course/04_jit.ipynb" in launch
             page.get_by_role("button", name="Launch interactive content").click()
             expect(page.get_by_role("link", name="Binder")).to_be_visible()
+
+            page.goto(f"http://127.0.0.1:{port}/search.html?q=in_axes")
+            expect(page.locator("#search-results a[href*='course/05_vmap.html']").first).to_be_visible(timeout=15_000)
             browser.close()
     finally:
         stop(server)
