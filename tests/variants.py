@@ -2179,22 +2179,6 @@ VARIANTS = {
         },
     },
     "14_ecosystem": {
-        # The forward pass with tanh instead of ReLU: the right parameters, other logits.
-        "cnn_tanh": {
-            "answers": {
-                "cnn": "class TinyCNN(nnx.Module):\n"
-                "    def __init__(self, channels, classes, *, rngs):\n"
-                "        self.conv1 = nnx.Conv(1, channels, (3, 3), rngs=rngs)\n"
-                "        self.conv2 = nnx.Conv(channels, 2 * channels, (3, 3), rngs=rngs)\n"
-                "        self.head = nnx.Linear(4 * 4 * 2 * channels, classes, rngs=rngs)\n\n"
-                "    def __call__(self, x):\n"
-                "        x = jnp.tanh(self.conv1(x))\n"
-                "        x = jnp.tanh(self.conv2(x))\n"
-                "        x = nnx.avg_pool(x, (2, 2), strides=(2, 2))\n"
-                "        return self.head(x.reshape(x.shape[0], -1))\n",
-            },
-            "loses": {"test_cnn"},
-        },
         # The convolutions without their biases: two parameters missing.
         "cnn_no_bias": {
             "answers": {
@@ -2256,13 +2240,7 @@ VARIANTS = {
             },
             "loses": {"test_optimizer"},
         },
-        "optimizer_constant_rate": {
-            "answers": {
-                "optimizer": "def make_optimizer(peak_value, total_steps):\n"
-                "    return optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(peak_value, weight_decay=1e-2))\n",
-            },
-            "loses": {"test_optimizer"},
-        },
+        # AdamW without its weight decay: Adam.
         "optimizer_no_weight_decay": {
             "answers": {
                 "optimizer": "def make_optimizer(peak_value, total_steps):\n"
