@@ -82,13 +82,9 @@ def test_colab_setup_cell_installs_the_course_then_the_self_check_runs(tmp_path)
     assert version == [project["version"], re.search(r"jax==(\S+)", " ".join(project["dependencies"]))[1]]
     # The setup cell installs the ecosystem extra too (lecture 14 and its set), at its pinned releases.
     ecosystem = {r.split("==")[0]: r.split("==")[1] for r in project["optional-dependencies"]["ecosystem"]}
-    imported = subprocess.run(
-        [python, "-c", "import flax.nnx, optax, orbax.checkpoint, sklearn.datasets, importlib.metadata as m; "
-         f"print(*(m.version(name) for name in {list(ecosystem)!r}))"],
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    imports = "import flax.nnx, optax, orbax.checkpoint, sklearn.datasets, importlib.metadata as m; "
+    versions = f"print(*(m.version(name) for name in {list(ecosystem)!r}))"
+    imported = subprocess.run([python, "-c", imports + versions], env=env, capture_output=True, text=True)
     assert imported.returncode == 0, imported.stderr[-3000:]
     assert imported.stdout.split() == list(ecosystem.values()), imported.stdout
 
