@@ -8,7 +8,7 @@ Both sides use it, so it imports neither JAX nor nbgrader.
 | `JAXCOURSE_TIMING` | `enforce` or `advisory`: whether timing checks decide points |
 | `JAXCOURSE_RECORD_REFERENCES` | a folder: checks record reference outputs there instead of comparing |
 | `JAXCOURSE_REFERENCES` | a folder to read reference outputs from instead of the package's |
-| `JAXCOURSE_PIP_SOURCE` | where a notebook's setup cell installs the course from (read by that cell) |
+| `JAXCOURSE_PIP_SOURCE` | where a notebook's setup cell installs the course from: a `git+https://` or `file://` URL |
 | `JAXCOURSE_CHROMIUM` | the browser the browser tests drive |
 """
 

@@ -18,6 +18,7 @@ LECTURES = {
     "11": "course/11_custom_derivatives.ipynb",
     "12": "course/12_control_flow.ipynb",
     "13": "course/13_debugging.ipynb",
+    "14": "course/14_ecosystem.ipynb",
 }
 
 

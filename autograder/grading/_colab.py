@@ -26,7 +26,7 @@ SETUP_METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}}
 
 _SETUP = """\
 #@title Setup: installs the course on Colab, or wherever it is missing (elsewhere it does nothing)
-# The course package, the version these notebooks belong to, with its pinned JAX.
+# The course package, the version these notebooks belong to, with its pinned JAX, Flax, Optax and Orbax.
 import importlib, importlib.metadata, os, shutil, subprocess, sys
 
 COURSE_VERSION, JAX_VERSION = "{version}", "{jax_version}"
@@ -34,9 +34,10 @@ try:
     importlib.metadata.version("jax-course")
 except importlib.metadata.PackageNotFoundError:
     accelerator = "[cuda12]" if shutil.which("nvidia-smi") else "[tpu]" if os.path.exists("/dev/accel0") else ""
-    source = os.environ.get("{variable}", "jax-course @ git+{repository}@{branch}")
+    source = os.environ.get("{variable}", "git+{repository}@{branch}")
     print(f"Installing the course package and JAX {{JAX_VERSION}} (a minute or two) ...", flush=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", source, f"jax{{accelerator}}=={{JAX_VERSION}}"], check=True)
+    course = f"jax-course[ecosystem] @ {{source}}"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", course, f"jax{{accelerator}}=={{JAX_VERSION}}"], check=True)
     importlib.invalidate_caches()
     if importlib.metadata.version("jax-course") != COURSE_VERSION:
         raise RuntimeError("The course has moved on since this copy of the notebook: open it again from its badge.")"""  # noqa: E501  (the cell students see)

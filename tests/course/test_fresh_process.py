@@ -34,7 +34,10 @@ from variants import VARIANTS
 pytestmark = pytest.mark.grading
 
 # Imports only: JAX's backend starts in each forked run, where a notebook's first operation starts it.
+# Set 14's libraries too (about a second in each of its runs otherwise): none of them starts JAX's
+# backend or a thread on import. The server is started once per process, so this list is global.
 _PRELOAD = ["jax", "jax.numpy", "numpy", "autograder", "autograder.checks", "nbformat"]
+_PRELOAD += ["flax.nnx", "optax", "orbax.checkpoint", "sklearn.datasets", "sklearn.model_selection"]
 
 
 def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:

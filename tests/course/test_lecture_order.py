@@ -58,8 +58,6 @@ TAUGHT = {
     "jax.lax.psum": 8,
     "jax.lax.pmean": 8,
     "axis_name": 8,
-    "optax": 9,
-    "flax": 9,
     "jax.tree_util": 10,
     "jax.tree.flatten": 10,
     "jax.tree.unflatten": 10,
@@ -88,6 +86,10 @@ TAUGHT = {
     "jax.pure_callback": 13,
     "jax.default_matmul_precision": 13,
     "jax.live_arrays": 13,
+    "flax": 14,
+    "optax": 14,
+    "orbax": 14,
+    "sklearn": 14,
 }
 
 

@@ -29,9 +29,14 @@ def test_runtime_and_dependencies_come_from_pyproject():
     installs = [line for line in post_build.splitlines() if "pip install" in line]
     assert installs == ["pip install --no-cache-dir -e '.[course]'"]
     assert not any((ROOT / "binder" / name).exists() for name in ("requirements.txt", "environment.yml", "Pipfile"))
-    assert all(
-        "==" in requirement for requirement in project["dependencies"] + project["optional-dependencies"]["course"]
-    )
+    # `course` pins its own requirements and includes the course's other extras (`jax-course[ecosystem]`),
+    # whose requirements are pinned too.
+    extras = project["optional-dependencies"]
+    own = [r for r in extras["course"] if r.startswith("jax-course[")]
+    included = [r.removeprefix("jax-course[").removesuffix("]") for r in own]
+    course = [r for r in extras["course"] if r not in own] + [r for extra in included for r in extras[extra]]
+    assert included == ["ecosystem"]
+    assert all("==" in requirement for requirement in project["dependencies"] + course)
 
 
 def _binder_env(tmp_path):

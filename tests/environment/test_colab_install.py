@@ -55,7 +55,7 @@ def test_colab_setup_cell_installs_the_course_then_the_self_check_runs(tmp_path)
         "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
         "VIRTUAL_ENV": str(venv),
         "COLAB_RELEASE_TAG": "simulated",
-        PIP_SOURCE: str(wheel),
+        PIP_SOURCE: wheel.as_uri(),
     }
     work = tmp_path / "content"  # Colab's working folder: a notebook alone, no solutions/
     work.mkdir()
@@ -80,6 +80,13 @@ def test_colab_setup_cell_installs_the_course_then_the_self_check_runs(tmp_path)
     ).stdout.split()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert version == [project["version"], re.search(r"jax==(\S+)", " ".join(project["dependencies"]))[1]]
+    # The setup cell installs the ecosystem extra too (lecture 14 and its set), at its pinned releases.
+    ecosystem = {r.split("==")[0]: r.split("==")[1] for r in project["optional-dependencies"]["ecosystem"]}
+    imports = "import flax.nnx, optax, orbax.checkpoint, sklearn.datasets, importlib.metadata as m; "
+    versions = f"print(*(m.version(name) for name in {list(ecosystem)!r}))"
+    imported = subprocess.run([python, "-c", imports + versions], env=env, capture_output=True, text=True)
+    assert imported.returncode == 0, imported.stderr[-3000:]
+    assert imported.stdout.split() == list(ecosystem.values()), imported.stdout
 
     # The self-check, as a Colab user calls it (with a path: there is no Colab front end here).
     check = subprocess.run(
