@@ -66,30 +66,60 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write(header + "".join(p.read_text() for p in graded))
 
 
-# The longest tests start first (longest-processing-time-first), so that neither xdist worker
-# is left running one of them alone at the end; the rest keep their order.
-_LONGEST_FIRST = [
-    "test_hostile.py",
-    "test_autograde.py",
-    "test_fresh_process.py",
-    "test_run.py",
-    "test_binder.py",
-    "test_colab_install.py",
-    "test_hub.py",
-    "test_browser.py",
-    "test_selfcheck.py",
-    "test_runner.py",
-]
+# About how many seconds the longest tests take in `make test` on 2 cores (its --durations list);
+# every other test takes seconds. Only the order depends on these figures, never a verdict.
+_FRESH = "test_each_test_cell_alone_in_a_fresh_process_gives_the_notebooks_verdict"
+_SECONDS = {
+    "test_autograde[09_capstone]": 220,
+    f"{_FRESH}[09_capstone]": 195,
+    "test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_nothing": 170,
+    "test_autograde[07_prng]": 85,
+    "test_the_binder_env_keeps_validate_turns_off_the_server_parts_and_validates_an_exercise": 80,
+    "test_autograde[14_ecosystem]": 70,
+    f"{_FRESH}[07_prng]": 62,
+    "test_parallel_grades_resume_and_run_on_dask_with_postgresql": 60,
+    "test_release_submit_grade_and_return_feedback_on_a_jupyterhub": 60,
+    "test_autograde[06_grad]": 55,
+    f"{_FRESH}[14_ecosystem]": 53,
+    "test_autograde[12_control_flow]": 50,
+    "test_autograde[04_jit]": 45,
+    "test_limits_stop_a_hanging_and_a_memory_hungry_notebook": 43,
+    "test_autograde[11_custom_derivatives]": 40,
+    "test_autograde[08_parallel]": 40,
+    "test_colab_setup_cell_installs_the_course_then_the_self_check_runs": 35,
+    "test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_rest": 30,
+    "test_autograde[10_pytrees]": 30,
+    "test_autograde[13_debugging]": 30,
+    f"{_FRESH}[11_custom_derivatives]": 30,
+    f"{_FRESH}[12_control_flow]": 29,
+}
 
 
-def pytest_collection_modifyitems(session, config, items):
+def _spread(items: list, workers: int) -> list:
+    """The longest tests first, spread so that each worker starts on its share of them.
+
+    pytest-xdist's worksteal scheduler (pyproject's addopts) hands worker i the i-th contiguous
+    share of the list (len(pending) // workers remaining), then moves tests from the end of a
+    busy worker's queue to an idle one. So each share is filled longest-first, each test going
+    to the share with the least expected work that has room, and the shares are concatenated.
+    """
+    sizes, left = [], len(items)
+    for remaining in range(workers, 0, -1):
+        sizes.append(left // remaining)
+        left -= sizes[-1]
+    shares, load = [[] for _ in sizes], [0.0] * len(sizes)
+    for item in sorted(items, key=lambda item: -_SECONDS.get(item.name, 3)):
+        share = min((i for i in range(len(sizes)) if len(shares[i]) < sizes[i]), key=lambda i: load[i])
+        shares[share].append(item)
+        load[share] += _SECONDS.get(item.name, 3)
+    return [item for share in shares for item in share]
+
+
+@pytest.hookimpl(trylast=True)  # after `-m` has deselected: the shares are of the tests that run
+def pytest_collection_modifyitems(config, items):
     for item in items:
         tiers = [m.name for m in item.iter_markers() if m.name in TIERS]
         if len(tiers) != 1:
             raise pytest.UsageError(f"{item.nodeid} has tiers {tiers}: mark it with exactly one of {TIERS}")
-
-    def rank(item):
-        name = item.path.name
-        return _LONGEST_FIRST.index(name) if name in _LONGEST_FIRST else len(_LONGEST_FIRST)
-
-    items.sort(key=rank)
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = _spread(items, workers)
