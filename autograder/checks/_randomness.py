@@ -39,13 +39,14 @@ def check_reproducible(
     what: str = "your function",
     section: str | None = None,
 ) -> None:
-    """Check that `f(key, *args)` gives the same answer twice and `f(other_key, *args)` another one.
+    """Check that `f(key, *args)` gives the same answer every time and `f(other_key, *args)` another one.
 
-    Answers with few possible values (an estimate from 2000 points) can coincide for two keys by
-    chance, so "another one" means: not the same for `other_key` and two keys folded from it.
+    Answers with few possible values (an estimate from 2000 points) can coincide by chance, both
+    ways: so "the same" means four calls with `key` agree (an answer that ignores its key passes
+    that about as often as it draws one value four times), and "another one" means not the same for
+    `other_key` and two keys folded from it.
     """
     first = jax.tree.map(np.asarray, f(key, *args))
-    again = jax.tree.map(np.asarray, f(key, *args))
 
     def same(a: Any, b: Any) -> bool:
         la, lb = jax.tree.leaves(a), jax.tree.leaves(b)
@@ -53,7 +54,7 @@ def check_reproducible(
             x.shape == y.shape and np.array_equal(x, y, equal_nan=True) for x, y in zip(la, lb, strict=False)
         )
 
-    if not same(first, again):
+    if not all(same(first, jax.tree.map(np.asarray, f(key, *args))) for _ in range(3)):
         raise CheckFailed(
             f"{what} gave different answers for the same key, so its results cannot be reproduced.",
             hint="draw every random number from the key argument with jax.random (not np.random, "

@@ -62,6 +62,14 @@ def test_reproducible_catches_hidden_state_and_an_ignored_key():
         ag.check_reproducible(lambda key: estimate(jax.random.key(7)), jax.random.key(0), jax.random.key(1))
 
 
+def test_reproducible_catches_state_that_agrees_twice_by_chance():
+    """An estimate that ignores its key coincides with itself now and then (about 1 in 60 for 2000
+    points): one repeat would pass it; the third call here differs."""
+    answers = iter([3.14, 3.14, 3.14, 3.1])
+    with pytest.raises(ag.CheckFailed, match="different answers for the same key"):
+        ag.check_reproducible(lambda key: next(answers), jax.random.key(0), jax.random.key(1))
+
+
 def test_reproducible_allows_two_keys_to_agree_by_chance():
     # An estimate from a few thousand points takes few values: two keys can share one.
     def coarse(key):
