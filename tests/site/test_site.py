@@ -23,6 +23,9 @@ from support import ASSIGNMENTS, LECTURES, ROOT, secret_lines, section_links
 pytestmark = pytest.mark.site
 
 SITE = ROOT / "build" / "site"
+# Each notebook's page, as its path in the repository without the suffix.
+NOTEBOOKS = [p.relative_to(ROOT).with_suffix("").as_posix() for p in LECTURES]
+NOTEBOOKS += [f"exercises/{a}/{a}" for a in ASSIGNMENTS]
 
 
 @pytest.fixture(scope="module")
@@ -77,18 +80,14 @@ def _page(doc: str) -> Path:
 
 
 def test_every_lecture_and_exercise_set_has_a_page_and_no_solution_does(pages):
-    docs = [p.relative_to(ROOT).with_suffix("") for p in LECTURES]
-    docs += [Path("exercises") / a / a for a in ASSIGNMENTS]
-    missing = [str(doc) for doc in docs if _page(str(doc)) not in pages]
+    missing = [doc for doc in NOTEBOOKS if _page(doc) not in pages]
     assert not missing, f"no page for {missing}"
     assert not (SITE / "solutions").exists()
 
 
 def test_every_notebook_page_launches_and_downloads_its_own_notebook(pages):
     repo = repository(ROOT).removeprefix("https://github.com/")
-    docs = [p.relative_to(ROOT).with_suffix("").as_posix() for p in LECTURES]
-    docs += [f"exercises/{a}/{a}" for a in ASSIGNMENTS]
-    for doc in docs:
+    for doc in NOTEBOOKS:
         links = set(pages[_page(doc)].links)
         assert f"https://mybinder.org/v2/gh/{repo}/main?urlpath=lab/tree/{doc}.ipynb" in links, doc
         assert f"https://colab.research.google.com/github/{repo}/blob/main/{doc}.ipynb" in links, doc
@@ -147,17 +146,19 @@ def test_lectures_with_plots_show_them(pages):
     assert not bare, f"lectures that plot but whose pages show no figure: {bare}"
 
 
-def _shown(pages) -> set[str]:
+@pytest.fixture(scope="module")
+def shown(pages) -> set[str]:
+    """Every line of text the site shows, and every line of the notebooks it offers for download."""
     shown = {line for page in pages.values() for line in page.lines()}
     for source in SITE.glob("_sources/**/*.ipynb"):
         shown |= {line.strip() for c in nbformat.read(source, as_version=4).cells for line in c.source.splitlines()}
     return shown
 
 
-def test_no_page_shows_a_hidden_test(pages):
+def test_no_page_shows_a_hidden_test(shown):
     hidden = {line: a for a in ASSIGNMENTS for line in secret_lines(a, kinds=("hidden test",))}
     assert len(hidden) > 100
-    leaked = sorted(f"{hidden[line]}: {line}" for line in _shown(pages) & hidden.keys())
+    leaked = sorted(f"{hidden[line]}: {line}" for line in shown & hidden.keys())
     assert not leaked, "the site shows hidden tests:\n" + "\n".join(leaked[:10])
     marker = re.compile(r"### (BEGIN|END) (SOLUTION|HIDDEN TESTS)")
     files = [p for p in SITE.rglob("*.*") if p.suffix in {".html", ".ipynb", ".txt", ".js"}]
@@ -165,14 +166,14 @@ def test_no_page_shows_a_hidden_test(pages):
     assert not markers, f"nbgrader's markers in {markers}"
 
 
-def test_no_page_shows_an_answer_its_lecture_does_not_teach(pages):
+def test_no_page_shows_an_answer_its_lecture_does_not_teach(shown):
     """An answer's line may also be a lecture's own code (`for _ in range(steps):`, the Hessian-vector
     product lecture 06 derives): those are public already. Any other answer line is a leak."""
     answers = {line: a for a in ASSIGNMENTS for line in secret_lines(a, kinds=("answer",))}
     assert len(answers) > 100
     lectures = [nbformat.read(path, as_version=4) for path in LECTURES]
     taught = {line.strip() for nb in lectures for c in nb.cells for line in c.source.splitlines()}
-    leaked = sorted(f"{answers[line]}: {line}" for line in (_shown(pages) & answers.keys()) - taught)
+    leaked = sorted(f"{answers[line]}: {line}" for line in (shown & answers.keys()) - taught)
     assert not leaked, "the site shows answers:\n" + "\n".join(leaked[:10])
 
 
