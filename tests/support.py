@@ -20,6 +20,10 @@ LECTURES = sorted((ROOT / "course").glob("*.ipynb"))
 VENV_BIN = Path(sys.executable).parent
 
 
+def ANY_VALUE(value):
+    """`works=` for tests of a check's property alone; tests/checks/test_works.py tests the values."""
+
+
 def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
     """Run a command; on failure, show everything it printed."""
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)

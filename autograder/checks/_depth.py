@@ -16,6 +16,7 @@ from jax.extend.core import Jaxpr, JaxprEqn, Var  # pyright: ignore[reportPrivat
 
 from ._errors import CheckFailed
 from ._structure import _sub_jaxprs, trace
+from ._works import Works, confirm_call
 
 
 def _equation_depth(eqn: JaxprEqn) -> float:
@@ -53,6 +54,7 @@ def check_log_depth(
     make_args: Callable[[int], tuple],
     sizes: Sequence[int] = (64, 1024),
     *,
+    works: Works,
     slack: float = 1.5,
     static_argnums: Sequence[int] = (),
     what: str = "your function",
@@ -66,6 +68,7 @@ def check_log_depth(
     sequential loop's grows with `n` itself (x16). A `while_loop` fails outright.
     """
     small, big = min(sizes), max(sizes)
+    confirm_call(f, make_args(small), works, what=f"{what} at n={small}", section=section)
     depths = {n: depth(f, *make_args(n), static_argnums=static_argnums) for n in (small, big)}
     hint = hint or "combine elements in pairs with jax.lax.associative_scan, which needs O(log n) rounds."
     if math.isinf(depths[big]) or math.isinf(depths[small]):

@@ -10,6 +10,7 @@ import numpy as np
 
 from ._errors import CheckFailed
 from ._structure import _walk, trace
+from ._works import Works, confirm, confirm_call
 
 
 def collectives(f: Callable, *args: Any, static_argnums: Sequence[int] = ()) -> set[tuple[str, str]]:
@@ -36,6 +37,7 @@ def check_collective(
     *args: Any,
     kind: str = "psum",
     over: str | None = None,
+    works: Works,
     static_argnums: Sequence[int] = (),
     what: str = "your function",
     hint: str | None = None,
@@ -44,6 +46,7 @@ def check_collective(
     """Check that `f(*args)` combines values across devices with collective `kind`
     (`psum` also covers `pmean`), over mesh axis `over` when given.
     """
+    confirm_call(f, args, works, what=what, section=section)
     found = collectives(f, *args, static_argnums=static_argnums)
     if any(name == kind and (over is None or axis == over) for name, axis in found):
         return
@@ -55,9 +58,10 @@ def check_collective(
 
 
 def check_sharding(
-    x: Any, expected: jax.sharding.Sharding, *, what: str = "your result", section: str | None = None
+    x: Any, expected: jax.sharding.Sharding, *, works: Works, what: str = "your result", section: str | None = None
 ) -> None:
-    """Check that array `x` is laid out across devices as `expected` says."""
+    """Check that array `x` is laid out across devices as `expected` says, once `works` confirms its values."""
+    confirm(x, works, what=what, section=section)
     actual = getattr(x, "sharding", None)
     if actual is None:
         raise CheckFailed(

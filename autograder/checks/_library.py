@@ -11,6 +11,7 @@ from typing import Any
 
 from ._errors import CheckFailed
 from ._structure import _walk, trace
+from ._works import Works, confirm_call
 
 
 def _code_of(name: str) -> tuple[str, str, int]:
@@ -65,6 +66,7 @@ def check_not_calling(
     f: Callable,
     *args: Any,
     names: Iterable[str],
+    works: Works,
     static_argnums: Sequence[int] = (),
     what: str = "your function",
     hint: str | None = None,
@@ -75,6 +77,7 @@ def check_not_calling(
     For problems whose skill is writing what the library already has: the library's one-liner
     gives the right numbers and skips the skill.
     """
+    confirm_call(f, args, works, what=what, section=section)
     used = sorted(library_calls(f, *args, names=names, static_argnums=static_argnums))
     if used:
         raise CheckFailed(

@@ -15,6 +15,7 @@ from jax.core import Tracer
 
 from ._errors import CheckFailed
 from ._structure import trace
+from ._works import Works, confirm
 
 
 def _fingerprint(value: Any) -> Any:
@@ -51,9 +52,11 @@ def _referenced_globals(f: Callable) -> dict[str, Any]:
     return {name: module[name] for name in names if name in module and not isinstance(module[name], skip)}
 
 
-def check_pure(f: Callable, *args: Any, what: str = "your function", section: str | None = None) -> None:
+def check_pure(
+    f: Callable, *args: Any, works: Works, what: str = "your function", section: str | None = None
+) -> None:
     """Check that `f(*args)` leaves its inputs alone, prints nothing while tracing,
-    keeps no state in globals or closures, and leaks no tracer.
+    keeps no state in globals or closures, and leaks no tracer; `works` confirms its value first.
     """
     snapshot = _fingerprint(args)
     module = _referenced_globals(f)
@@ -62,7 +65,8 @@ def check_pure(f: Callable, *args: Any, what: str = "your function", section: st
     cells = [c for c in (getattr(owner, "__closure__", None) or ()) if _cell_is_data(c)]
     cells_before = [_fingerprint(c.cell_contents) for c in cells]
 
-    jax.block_until_ready(f(*args))
+    value = jax.block_until_ready(f(*args))
+    confirm(value, works, what=what, section=section)
     if _fingerprint(args) != snapshot:
         raise CheckFailed(
             f"{what} changed its input in place.",

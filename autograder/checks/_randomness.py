@@ -10,16 +10,20 @@ import jax
 import numpy as np
 
 from ._errors import CheckFailed
+from ._works import Works, confirm
 
 
-def check_no_key_reuse(f: Callable, *args: Any, what: str = "your function", section: str | None = None) -> Any:
+def check_no_key_reuse(
+    f: Callable, *args: Any, works: Works, what: str = "your function", section: str | None = None
+) -> Any:
     """Run `f(*args)` with `jax_debug_key_reuse` on and fail if it consumes a key twice.
 
-    JAX tracks only typed keys (`jax.random.key`), so pass those. Returns the result.
+    JAX tracks only typed keys (`jax.random.key`), so pass those. `works` confirms the result,
+    which is returned.
     """
     try:
         with jax.debug_key_reuse(True):
-            return jax.block_until_ready(f(*args))
+            value = jax.block_until_ready(f(*args))
     except jax.errors.KeyReuseError as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else "a key was consumed twice"
         raise CheckFailed(
@@ -29,6 +33,8 @@ def check_no_key_reuse(f: Callable, *args: Any, what: str = "your function", sec
             "never use a key again after splitting it.",
             section=section,
         ) from None
+    confirm(value, works, what=what, section=section)
+    return value
 
 
 def check_reproducible(
@@ -36,6 +42,7 @@ def check_reproducible(
     key: jax.Array,
     other_key: jax.Array,
     *args: Any,
+    works: Works,
     what: str = "your function",
     section: str | None = None,
 ) -> None:
@@ -46,7 +53,9 @@ def check_reproducible(
     that about as often as it draws one value four times), and "another one" means not the same for
     `other_key` and two keys folded from it.
     """
-    first = jax.tree.map(np.asarray, f(key, *args))
+    first = jax.block_until_ready(f(key, *args))
+    confirm(first, works, what=what, section=section)
+    first = jax.tree.map(np.asarray, first)
 
     def same(a: Any, b: Any) -> bool:
         la, lb = jax.tree.leaves(a), jax.tree.leaves(b)

@@ -15,6 +15,8 @@ from ._errors import CheckFailed
 # Read once, when the grader's first locked cell imports the package: a student
 # cell that sets the variable later cannot switch grading into recording.
 _RECORD_DIR = record_references_into()
+# What this recording run has stored: two tests storing under one id would leave only the last.
+_RECORDED: set[str] = set()
 
 
 def recording() -> bool:
@@ -63,6 +65,9 @@ def check_reference(
     When the solutions are being recorded, store `actual` instead. `inputs` as for `check_close`.
     """
     if _RECORD_DIR is not None:
+        if problem in _RECORDED:
+            raise RuntimeError(f"two tests record the reference {problem!r}: give each its own id")
+        _RECORDED.add(problem)
         save_reference(problem, actual, Path(_RECORD_DIR))
         return
     leaves, kinds, meta = load_reference(problem)

@@ -17,6 +17,7 @@ import jax
 
 from .._residuals import saved_residuals
 from ._errors import CheckFailed
+from ._works import Works, confirm_call
 
 __all__ = ["check_saved_residuals", "reverse_mode_grad", "saved_residuals"]
 
@@ -31,11 +32,13 @@ def check_saved_residuals(
     f: Callable,
     *args: Any,
     max_bytes: int,
+    works: Works,
     what: str = "your function",
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that the forward pass of `f(*args)` keeps at most `max_bytes` of computed residuals for reverse mode."""
+    confirm_call(f, args, works, what=what, section=section)
     found = saved_residuals(f, *args)
     total = sum(size for _, _, size in found)
     if total > max_bytes:

@@ -11,6 +11,7 @@ import numpy as np
 from jax.extend.core import ClosedJaxpr, Jaxpr  # pyright: ignore[reportPrivateImportUsage]
 
 from ._errors import CheckFailed
+from ._works import Works, confirm_call
 
 _NOT_TRACEABLE_HINT = (
     "write it with jnp and jax.lax only: NumPy calls (np.*), float()/int() and Python "
@@ -80,14 +81,26 @@ def is_jitted(f: Callable, *args: Any) -> bool:
 
 
 def check_traceable(
-    f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str = "your function", section: str | None = None
+    f: Callable,
+    *args: Any,
+    works: Works,
+    static_argnums: Sequence[int] = (),
+    what: str = "your function",
+    section: str | None = None,
 ) -> None:
-    """Check that JAX can trace `f(*args)`, as `jit`, `vmap` and `grad` must: jnp and lax, not NumPy."""
+    """Check that JAX can trace `f(*args)`, as `jit`, `vmap` and `grad` must: jnp and lax, not NumPy.
+
+    Every property check first confirms the values of `f(*args)` with `works` (`_works.py`).
+    """
+    confirm_call(f, args, works, what=what, section=section)
     trace(f, *args, static_argnums=static_argnums, what=what)
 
 
-def check_jitted(f: Callable, *args: Any, what: str = "your function", section: str | None = None) -> None:
+def check_jitted(
+    f: Callable, *args: Any, works: Works, what: str = "your function", section: str | None = None
+) -> None:
     """Check that `f` is compiled as a whole with `jax.jit`."""
+    confirm_call(f, args, works, what=what, section=section)
     if not is_jitted(f, *args):
         raise CheckFailed(
             f"{what} is not jitted.",
@@ -101,6 +114,7 @@ def check_jaxpr_constant(
     make_args: Callable[[int], tuple],
     sizes: Sequence[int] = (8, 64),
     *,
+    works: Works,
     static_argnums: Sequence[int] = (),
     what: str = "your function",
     hint: str | None = None,
@@ -109,8 +123,10 @@ def check_jaxpr_constant(
     """Check that the jaxpr of `f(*make_args(n))` has as many equations for every `n`.
 
     A Python loop over `n` is unrolled while tracing and grows the program with
-    `n`; `lax.fori_loop`, `lax.scan` and vectorised code do not.
+    `n`; `lax.fori_loop`, `lax.scan` and vectorised code do not. `works` confirms
+    the values at the first size.
     """
+    confirm_call(f, make_args(sizes[0]), works, what=f"{what} at n={sizes[0]}", section=section)
     counts = {n: equation_count(f, *make_args(n), static_argnums=static_argnums) for n in sizes}
     if len(set(counts.values())) > 1:
         shown = ", ".join(f"{c} for n={n}" for n, c in counts.items())
@@ -128,6 +144,7 @@ def check_primitives(
     contains: Iterable[str] = (),
     avoids: Iterable[str] = (),
     only: Iterable[str] | None = None,
+    works: Works,
     static_argnums: Sequence[int] = (),
     what: str = "your function",
     hint: str | None = None,
@@ -136,6 +153,7 @@ def check_primitives(
     """Check that the jaxpr of `f(*args)` uses every primitive in `contains`, none in
     `avoids`, and (when `only` is given) nothing outside `only`.
     """
+    confirm_call(f, args, works, what=what, section=section)
     found = primitives(f, *args, static_argnums=static_argnums)
     if only is not None:
         others = sorted(found - set(only))
@@ -188,12 +206,18 @@ def check_compile_count(
     calls: Iterable[tuple],
     max_compiles: int,
     *,
+    works: Works,
     at_least: int = 0,
     what: str = "your function",
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
-    """Check that `f` compiles at most `max_compiles` times over `calls`, and at least `at_least` times."""
+    """Check that `f` compiles at most `max_compiles` times over `calls`, and at least `at_least` times.
+
+    `works` confirms the values of the first call; the count starts afresh after it.
+    """
+    calls = list(calls)
+    confirm_call(f, calls[0], works, what=what, section=section)
     n = count_compiles(f, calls)
     if n < at_least:
         raise CheckFailed(
@@ -232,12 +256,14 @@ def check_largest_intermediate(
     f: Callable,
     *args: Any,
     max_elements: int,
+    works: Works,
     static_argnums: Sequence[int] = (),
     what: str = "your function",
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that no array the program of `f(*args)` builds has more than `max_elements` elements."""
+    confirm_call(f, args, works, what=what, section=section)
     size, shape, primitive = largest_intermediate(f, *args, static_argnums=static_argnums)
     if size > max_elements:
         raise CheckFailed(

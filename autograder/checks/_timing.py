@@ -29,6 +29,7 @@ from ._fresh import fresh_inputs
 from ._reference import recording
 from ._size import check_compiled_size
 from ._thresholds import required_speedup
+from ._works import Works, confirm_call
 
 # The baselines of the course's speed checks, captured before any student code runs.
 _TRUSTED = dict(baselines.TIMED)
@@ -156,6 +157,7 @@ def check_speedup(
     args: tuple,
     problem: str,
     *,
+    works: Works,
     what: str = "your function",
     against: str = "the baseline",
     hint: str | None = None,
@@ -173,6 +175,7 @@ def check_speedup(
     are being recorded, when nothing is timed).
     """
     _check_traced_size(candidate, args, problem, budget_seconds, what=what, hint=hint, section=section)
+    confirm_call(candidate, args, works, what=what, section=section)
     if recording():
         return None
     _check_baseline(baseline, problem, custom=required is not None)

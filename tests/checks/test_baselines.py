@@ -13,7 +13,7 @@ import pytest
 import autograder as ag
 from autograder.checks import _thresholds
 
-from support import ASSIGNMENTS, ROOT
+from support import ANY_VALUE, ASSIGNMENTS, ROOT
 
 pytestmark = pytest.mark.unit
 
@@ -57,9 +57,9 @@ def test_a_baseline_the_notebook_wrapped_or_rebound_is_refused():
     timed = ag.baselines.timed("04_jit/logistic_speed")
     slower = lambda x: timed(timed(x))  # noqa: E731
     with pytest.raises(ag.CheckFailed, match="not the course's own"):
-        ag.check_speedup(_fast, slower, (X,), "04_jit/logistic_speed")
+        ag.check_speedup(_fast, slower, (X,), "04_jit/logistic_speed", works=ANY_VALUE)
     jitted = jax.jit(lambda x: ag.baselines.logistic_map_eager(x, 3.2, 50))
-    ag.check_speedup(jitted, timed, (X,), "04_jit/logistic_speed")
+    ag.check_speedup(jitted, timed, (X,), "04_jit/logistic_speed", works=ANY_VALUE)
 
 
 def test_debugging_modes_a_notebook_turned_on_are_off_while_timing():

@@ -11,6 +11,8 @@ from jax import lax
 
 import autograder as ag
 
+from support import ANY_VALUE
+
 pytestmark = pytest.mark.unit
 
 
@@ -53,7 +55,7 @@ def make_args(n):
 
 @pytest.mark.parametrize("answer", [parallel, jax.jit(parallel), jax.vmap(parallel, in_axes=None, axis_size=2)])
 def test_a_parallel_prefix_passes(answer):
-    ag.check_log_depth(answer, make_args)
+    ag.check_log_depth(answer, make_args, works=ANY_VALUE)
 
 
 def test_depth_counts_a_scan_body_once_per_step():
@@ -65,14 +67,14 @@ def test_depth_counts_a_scan_body_once_per_step():
 @pytest.mark.parametrize("answer", [sequential_scan, fori])
 def test_a_sequential_loop_fails(answer):
     with pytest.raises(ag.CheckFailed, match="one after another"):
-        ag.check_log_depth(answer, make_args, what="linear_recurrence")
+        ag.check_log_depth(answer, make_args, what="linear_recurrence", works=ANY_VALUE)
 
 
 def test_an_unrolled_python_loop_fails():
     with pytest.raises(ag.CheckFailed, match="x16 the size"):
-        ag.check_log_depth(python_loop, make_args, sizes=(16, 256))
+        ag.check_log_depth(python_loop, make_args, sizes=(16, 256), works=ANY_VALUE)
 
 
 def test_a_while_loop_fails():
     with pytest.raises(ag.CheckFailed, match="while_loop"):
-        ag.check_log_depth(while_loop, make_args)
+        ag.check_log_depth(while_loop, make_args, works=ANY_VALUE)

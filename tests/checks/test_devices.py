@@ -10,6 +10,8 @@ from jax import lax
 
 import autograder as ag
 
+from support import ANY_VALUE
+
 pytestmark = pytest.mark.unit
 
 
@@ -26,11 +28,13 @@ def test_collectives_are_found_with_their_axes_in_pmap_and_shard_map():
     center = jax.shard_map(
         lambda p: p - lax.pmean(jnp.mean(p), "data"), mesh=mesh, in_specs=P("data"), out_specs=P("data")
     )
-    ag.check_collective(center, x, kind="psum", over="data")  # written psum_invariant inside shard_map
+    ag.check_collective(center, x, kind="psum", over="data", works=ANY_VALUE)  # written psum_invariant inside shard_map
     with pytest.raises(ag.CheckFailed, match="psum over the mesh axis 'data', but it uses psum over 'devices'"):
-        ag.check_collective(lambda x: center_pmap(x.reshape(n, -1)), jnp.arange(2.0 * n), kind="psum", over="data")
+        ag.check_collective(
+            lambda x: center_pmap(x.reshape(n, -1)), jnp.arange(2.0 * n), kind="psum", over="data", works=ANY_VALUE
+        )
     with pytest.raises(ag.CheckFailed, match="no collective at all"):
-        ag.check_collective(lambda x: x - x.mean(), x, kind="psum")
+        ag.check_collective(lambda x: x - x.mean(), x, kind="psum", works=ANY_VALUE)
 
 
 def test_check_sharding():
@@ -40,10 +44,10 @@ def test_check_sharding():
     mesh = jax.make_mesh((4, 2), ("x", "y"))
     wanted = NamedSharding(mesh, P("x", "y"))
     placed = jax.jit(jnp.matmul, out_shardings=wanted)(jnp.ones((8, 4)), jnp.ones((4, 8)))
-    ag.check_sharding(placed, wanted)
+    ag.check_sharding(placed, wanted, works=ANY_VALUE)
     with pytest.raises(ag.CheckFailed, match=r"not as requested \(P\('x', 'y'\)\)"):
-        ag.check_sharding(jnp.ones((8, 8)), wanted, what="A @ B")
+        ag.check_sharding(jnp.ones((8, 8)), wanted, what="A @ B", works=ANY_VALUE)
     with pytest.raises(ag.CheckFailed, match="not as requested"):
-        ag.check_sharding(jax.device_put(placed, NamedSharding(mesh, P("y", "x"))), wanted)
+        ag.check_sharding(jax.device_put(placed, NamedSharding(mesh, P("y", "x"))), wanted, works=ANY_VALUE)
     with pytest.raises(ag.CheckFailed, match="not a JAX array"):
-        ag.check_sharding(np.ones((8, 8)), wanted)
+        ag.check_sharding(np.ones((8, 8)), wanted, works=ANY_VALUE)

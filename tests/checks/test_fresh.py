@@ -10,7 +10,7 @@ import pytest
 import autograder as ag
 from autograder.checks._fresh import fresh_inputs
 
-from support import selu_loop
+from support import ANY_VALUE, selu_loop
 
 pytestmark = pytest.mark.unit
 
@@ -27,7 +27,7 @@ def test_remembering_results_gains_nothing():
         return seen[key]
 
     with pytest.raises(ag.CheckFailed, match="ran .* as fast as"):
-        ag.check_speedup(remembers, selu_loop, (X,), "selu", required=5.0)
+        ag.check_speedup(remembers, selu_loop, (X,), "selu", required=5.0, works=ANY_VALUE)
     # Two warm-up calls and nine blocks of at least one call each, every one on a new input.
     assert len(seen) >= 11, "every timed call should have seen a new input"
 

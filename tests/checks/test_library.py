@@ -10,6 +10,8 @@ from jax.scipy.special import logsumexp
 
 import autograder as ag
 
+from support import ANY_VALUE
+
 pytestmark = pytest.mark.unit
 
 SOFTMAXES = ("jax.nn.softmax", "jax.nn.log_softmax", "jax.scipy.special.softmax")
@@ -42,12 +44,12 @@ def helper(x):
 )
 def test_a_library_softmax_is_seen(answer):
     with pytest.raises(ag.CheckFailed, match="asks you to write it yourself"):
-        ag.check_not_calling(answer, X, names=SOFTMAXES, what="softmax")
+        ag.check_not_calling(answer, X, names=SOFTMAXES, what="softmax", works=ANY_VALUE)
 
 
 @pytest.mark.parametrize("answer", [by_hand, through_logsumexp, jax.jit(by_hand)])
 def test_a_softmax_written_by_hand_passes(answer):
-    ag.check_not_calling(answer, X, names=SOFTMAXES)
+    ag.check_not_calling(answer, X, names=SOFTMAXES, works=ANY_VALUE)
     assert ag.library_calls(answer, X, names=SOFTMAXES) == set()
 
 
@@ -61,4 +63,4 @@ def test_a_jitted_library_function_is_seen_after_its_cache_is_warm():
 def test_a_rebound_library_name_makes_the_check_fail(monkeypatch):
     monkeypatch.setattr(jax.nn, "softmax", by_hand)
     with pytest.raises(ag.CheckFailed, match="not JAX's own function"):
-        ag.check_not_calling(by_hand, X, names=SOFTMAXES)
+        ag.check_not_calling(by_hand, X, names=SOFTMAXES, works=ANY_VALUE)

@@ -10,6 +10,8 @@ from jax import lax
 import autograder as ag
 from autograder.checks._residuals import saved_residuals
 
+from support import ANY_VALUE
+
 pytestmark = pytest.mark.unit
 
 X = jnp.ones((32, 16), jnp.float32)
@@ -40,9 +42,9 @@ def test_checkpointing_each_layer_keeps_fewer_bytes_and_the_same_gradient():
     full = sum(size for *_, size in saved_residuals(plain, W, X))
     less = sum(size for *_, size in saved_residuals(remat, W, X))
     assert less < full
-    ag.check_saved_residuals(remat, W, X, max_bytes=less)
+    ag.check_saved_residuals(remat, W, X, max_bytes=less, works=ANY_VALUE)
     with pytest.raises(ag.CheckFailed, match=rf"keeps {full:,} bytes .* float32\[5, 32, 16\].* at most {less:,} bytes"):
-        ag.check_saved_residuals(plain, W, X, max_bytes=less, section="11#Rematerialisation")
+        ag.check_saved_residuals(plain, W, X, max_bytes=less, section="11#Rematerialisation", works=ANY_VALUE)
     ag.check_close(jax.grad(remat)(W, X), jax.grad(plain)(W, X))
 
 
