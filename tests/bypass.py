@@ -1,7 +1,8 @@
 """The README's two tables of what the variants prove.
 
 The bypass table: for every problem, the skill it grades, the shortcut tried (a variant in
-variants.py with a "bypass" entry), and whether it was caught. The variants table: for every
+variants.py with a "bypass" entry), and whether it was caught; and for every set, whether the
+answers that do nothing (nothing.py) scored nothing. The variants table: for every
 wrong variant and each test it fails, whether a visible test already fails it (what a student
 sees before submitting) or only a hidden one.
 
@@ -56,7 +57,14 @@ def rows(caught: dict[tuple[str, str], bool] | None = None) -> list[list[str]]:
             for name, variant in tried:
                 verdict = "yes" if caught is None else ("yes" if caught.get((assignment, name)) else "NO")
                 table.append([assignment, heading, variant["bypass"], f"`{name}`", verdict])
+        # tests/nothing.py: every function returns its input, a constant, zeros or None.
+        verdict = "yes" if caught is None else ("yes" if caught.get((assignment, NOTHING)) else "NO")
+        table.append([assignment, "every problem", "an answer that computes something", NOTHING_TRIED, verdict])
     return table
+
+
+NOTHING = "nothing"
+NOTHING_TRIED = "answers that do nothing (`tests/nothing.py`)"
 
 
 def markdown(table: list[list[str]]) -> str:

@@ -66,17 +66,18 @@ def _reference(assignment: str) -> dict[str, str]:
 
 
 def cells_reading_changed_names(
-    assignment: str, changed: dict[str, str], elsewhere: dict[str, str] | None = None
+    assignment: str, changed: dict[str, str], elsewhere: dict[str, str] | None = None, names: set[str] | None = None
 ) -> set[str]:
     """The test cells that read a name the `changed` answer cells bind, directly or through other cells.
 
     The other cells are the solution notebook's, or `elsewhere`'s answers where it gives one (a
     pack's other members: a wrong answer may call another answer that the reference does not).
+    With `names`, only those of the changed cells' names count as changed.
     """
     reference = _reference(assignment)
     elsewhere = elsewhere or {}
-    tainted: set[str] = set()
-    for grade_id, source in changed.items():
+    tainted: set[str] = set(names or ())
+    for grade_id, source in changed.items() if names is None else ():
         tainted |= _names(source)[0] | _names(reference.get(grade_id, ""))[0]
     tests = set()
     for grade_id, is_test, source in _code_cells(assignment):  # in order: a helper calling an answer passes it on

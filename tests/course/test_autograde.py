@@ -10,6 +10,7 @@ from __future__ import annotations
 import html as html_lib
 import json
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -18,12 +19,14 @@ import bypass
 import nbformat
 import pytest
 
+import nothing
 from packing import pack
 from support import (
     ASSIGNMENTS,
     ROOT,
     VENV_BIN,
     cells_seconds,
+    jax_course_grade,
     make_course,
     read_scores,
     run,
@@ -41,6 +44,7 @@ class Graded(NamedTuple):
     course: Path
     scores: dict[str, dict[str, float]]  # by submission
     packs: dict[str, dict[str, set[str]]]  # submission -> {variant: the test cells it can affect}
+    by_jax_course: dict[str, dict[str, float]]  # the answers that do nothing, graded by `jax-course grade`
 
     def submission_of(self, variant: str) -> str:
         return next(student for student, members in self.packs.items() if variant in members)
@@ -56,16 +60,31 @@ def grade_batch(assignment, folder) -> Graded:
     for student, members in packs.items():
         answers = {cell: source for name in members for cell, source in VARIANTS[assignment][name]["answers"].items()}
         submit(course, assignment, student, {**reference, **answers})
+    for kind in nothing.KINDS:
+        submit(course, assignment, nothing_student(kind), nothing.answers(assignment, kind))
+    # The same answers that do nothing, graded by `jax-course grade` in a course of their own.
+    other = shutil.copytree(
+        course,
+        course.parent / "by-jax-course",
+        ignore=lambda folder, names: [
+            name for name in names if Path(folder).name == "submitted" and not name.startswith("nothing-")
+        ],
+    )
     start = time.perf_counter()
     run(VENV_BIN / "nbgrader", "autograde", assignment, "--force", cwd=course)
     seconds = time.perf_counter() - start
+    jax_course_grade(other, assignment, "--workers", "1")
     slowest = max(packs, key=lambda student: cells_seconds(course, assignment, student))
     print(
         f"\nautograde {assignment}: {2 + len(packs)} submissions ({len(VARIANTS[assignment])} wrong variants "
         f"in {len(packs)}) in {seconds:.0f} s; slowest pack {slowest} ({', '.join(packs[slowest])}): "
         f"{cells_seconds(course, assignment, slowest):.0f} s in its cells"
     )
-    return Graded(assignment, course, read_scores(course, assignment), packs)
+    return Graded(assignment, course, read_scores(course, assignment), packs, read_scores(other, assignment))
+
+
+def nothing_student(kind: str) -> str:
+    return "nothing-" + kind.replace(" ", "-")
 
 
 def reference_solution_gets_full_marks(graded: Graded):
@@ -74,6 +93,20 @@ def reference_solution_gets_full_marks(graded: Graded):
 
 def untouched_exercise_gets_zero(graded: Graded):
     assert graded.scores["untouched"] == {name: 0.0 for name in test_points(graded.assignment)}
+
+
+def an_answer_that_does_nothing_scores_nothing(graded: Graded):
+    """Every test cell that reads a function doing nothing scores 0 (tests/nothing.py), under both graders."""
+    points, wrong = test_points(graded.assignment), []
+    for kind in nothing.KINDS:
+        loses = nothing.losing_tests(graded.assignment, kind)
+        assert loses, f"{kind}: no test reads an answer"
+        expected = {test: 0.0 if test in loses else points[test] for test in points}
+        for grader, scores in (("nbgrader autograde", graded.scores), ("jax-course grade", graded.by_jax_course)):
+            got = scores[nothing_student(kind)]
+            if got != expected:
+                wrong.append(f"{kind}, {grader}: { ({t: s for t, s in got.items() if s != expected[t]}) }")
+    assert not wrong, "answers that do nothing kept points:\n" + "\n".join(wrong)
 
 
 def each_wrong_variant_loses_exactly_its_points(graded: Graded):
@@ -172,6 +205,12 @@ def bypasses_lose_the_points_of_the_skill_they_skip(graded: Graded):
         for name, variant in VARIANTS[assignment].items()
         if "bypass" in variant
     }
+    caught[assignment, bypass.NOTHING] = all(
+        by[nothing_student(kind)][test] == 0.0
+        for kind in nothing.KINDS
+        for test in nothing.losing_tests(assignment, kind)
+        for by in (scores, graded.by_jax_course)
+    )
     table = [row for row in bypass.rows(caught) if row[0] == assignment]
     BYPASS_ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (BYPASS_ARTIFACTS / f"{assignment}.md").write_text(bypass.markdown(table).split("\n", 2)[2])
@@ -202,6 +241,7 @@ def variants_are_caught_where_the_readme_says(graded: Graded):
 CLAIMS = [
     reference_solution_gets_full_marks,
     untouched_exercise_gets_zero,
+    an_answer_that_does_nothing_scores_nothing,
     each_wrong_variant_loses_exactly_its_points,
     every_timed_or_structural_problem_has_two_variants_that_fail_it,
     feedback_keeps_messages_and_hides_test_code,
