@@ -46,6 +46,12 @@ def _names_in_tests(assignment: str) -> tuple[set[str], set[str]]:
                 mentioned.add(node.value.partition("/")[2])
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "check_reference":
                 compared.add(node.args[1].value.partition("/")[2])  # pyright: ignore[reportAttributeAccessIssue]
+            if isinstance(node, ast.keyword) and node.arg == "works":  # a property check's values (checks/_works.py)
+                compared |= {
+                    n.value.partition("/")[2]
+                    for n in ast.walk(node.value)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith(f"{assignment}/")
+                }
     return compared, mentioned
 
 
