@@ -5,7 +5,8 @@ wrong `affine`, then adds the attack to the `affine` answer cell, so a successfu
 show as points for `test_affine` (1) or `test_affine_jaxpr` (2). Broken-notebook cases edit the
 notebook itself. `deserved` is the most a case may get; `ours_only` cases are not given to stock
 nbgrader, which has no limit that would stop them (see autograder/INTEGRITY.md). Cases with an
-`assignment` are submissions to that assignment (speed is not graded in 03_tracing).
+`assignment` are submissions to that assignment (speed is not graded in 03_tracing). Cases with
+`files` hand those in beside the notebook; `stock_gets` is what stock nbgrader must give exactly.
 """
 
 from __future__ import annotations
@@ -103,6 +104,23 @@ _V3 = json.dumps(
     }
 ).encode()
 
+# Imports the real package from behind the submission's folder, turns every check into a no-op and
+# stands in for it, so that whatever imports `autograder` next (the grader's guard, the test cells)
+# gets the disarmed one.
+_SHADOW_AUTOGRADER = """
+import importlib, os, sys
+here = {os.getcwd(), "", "."}
+sys.path[:] = [p for p in sys.path if p not in here]
+del sys.modules[__name__]
+real = importlib.import_module("autograder")
+import autograder.checks
+for module in (real, autograder.checks):
+    for name in dir(module):
+        if name.startswith("check_"):
+            setattr(module, name, lambda *a, **k: None)
+sys.modules[__name__] = real
+"""
+
 CASES: dict[str, dict] = {
     # --- tampering with the checks (each way on its own: tests/grading/test_tampering.py, tests/checks/test_guard.py) ---
     "fake timers": dict(
@@ -199,6 +217,35 @@ CASES: dict[str, dict] = {
         answers=attack("with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'0' * 2**24)"),
         deserved=HONEST_POINTS,
     ),
+    # --- files handed in beside the notebook (nbgrader's exchange takes a folder) ---
+    "an autograder.py beside the notebook that disarms the checks": dict(
+        answers=attack(""), files={"autograder.py": _SHADOW_AUTOGRADER}, deserved=HONEST_POINTS
+    ),
+    "an autograder/ package beside the notebook": dict(
+        answers=attack(""), files={"autograder/__init__.py": _SHADOW_AUTOGRADER}, deserved=HONEST_POINTS
+    ),
+    "a numpy.py and a jax/ beside the notebook": dict(
+        answers=attack(""),
+        files={
+            "numpy.py": "raise SystemExit('a numpy handed in by the student')\n",
+            "jax/__init__.py": "raise SystemExit('a jax handed in by the student')\n",
+            "IPython/__init__.py": "raise SystemExit('an IPython handed in by the student')\n",
+        },
+        deserved=HONEST_POINTS,
+    ),
+    "a sitecustomize.py and a .pth beside the notebook": dict(
+        answers=attack(""),
+        files={"sitecustomize.py": _SHADOW_AUTOGRADER, "zz.pth": "import autograder\n"},
+        deserved=HONEST_POINTS,
+    ),
+    # Not an attack: the student's own module imports, under stock nbgrader (jax-course grade runs the
+    # notebook alone, in an empty folder, for now: see the closing note), and gets its points.
+    "its own helper.py beside the notebook": dict(
+        answers={**REFERENCE, "affine": "from helper import affine\n"},
+        files={"helper.py": "def affine(W, x, b):\n    return W @ x + b\n"},
+        deserved=FULL,
+        stock_gets=FULL,
+    ),
     # --- broken notebooks ---
     "deletes a test cell": dict(answers=REFERENCE, edit=_delete("test_affine"), deserved=FULL - 1),
     "empties the test cells": dict(answers={}, edit=_edit_cells(_set_source_of_tests), deserved=0.0),
@@ -279,3 +326,6 @@ def write_submission(course, case: str) -> None:
     if "edit" in spec:
         nb = spec["edit"](nb)
     nbformat.write(nb, path)
+    for name, text in spec.get("files", {}).items():
+        (path.parent / name).parent.mkdir(parents=True, exist_ok=True)
+        (path.parent / name).write_text(text)

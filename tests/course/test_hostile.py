@@ -128,9 +128,11 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         rows.append((case, got_stock, got_ours, spec["deserved"], reason))
         if got_ours > spec["deserved"] or (got_stock or 0.0) > spec["deserved"]:
             undeserved.append(case)
+        if "stock_gets" in spec and got_stock != spec["stock_gets"]:
+            undeserved.append(f"{case} (stock nbgrader gave {got_stock}, not {spec['stock_gets']})")
     _write_report(rows, kills)
 
-    assert undeserved == [], f"undeserved points: {undeserved} (see {REPORT})"
+    assert undeserved == [], f"undeserved (or, for stock_gets, missing) points: {undeserved} (see {REPORT})"
     assert orphans == [], f"processes a killed grader left running: {orphans}"
     assert sorted(entries) == sorted(student_id(c) for c in CASES), "a submission has no ledger entry"
     killed_batch = [c for c in CASES if assignment_of(c) == ASSIGNMENT]
