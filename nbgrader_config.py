@@ -11,7 +11,7 @@ from nbgrader.preprocessors import (
     OverwriteKernelspec,
 )
 
-from autograder._config import GUARD_EXEC_LINE
+from autograder._config import GUARD_ARGUMENTS
 from autograder.grading.plugins import LmsCollector, RefuseTampering, ShortenTestErrors
 
 c = get_config()  # noqa: F821  (nbgrader provides it)
@@ -26,8 +26,9 @@ c.Execute.timeout = 120
 
 # Defences against tampering (autograder/INTEGRITY.md). After the locked cells are restored,
 # a student cell that replaces the grader's tools, ends processes or runs code from text is
-# not run. Before any cell, the kernel caps file sizes and records the tools the checks trust
-# (nbgrader's default kernel argument, an in-memory history, is kept).
+# not run. Before any cell, the kernel caps file sizes and records the tools the checks trust, with
+# the submission's folder off sys.path until then, so no file handed in beside the notebook stands in
+# for a module (nbgrader's default kernel argument, an in-memory history, is kept).
 c.Autograde.sanitize_preprocessors = [
     ClearOutput,
     DeduplicateIds,
@@ -38,7 +39,7 @@ c.Autograde.sanitize_preprocessors = [
 ]
 c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
-    GUARD_EXEC_LINE,
+    *GUARD_ARGUMENTS,
 ]
 
 # Feedback keeps each test's message (what a student acts on) but never its code:

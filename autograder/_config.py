@@ -29,9 +29,14 @@ VARIABLES = (GRADER_SEED, TIMING, RECORD_REFERENCES, REFERENCES, PIP_SOURCE, CHR
 # grading machine and re-records the references there (`jax-course references`).
 DEFAULT_SEED = 20261122
 PACKAGE_REFERENCES = Path(__file__).parent / "checks" / "references"
-# What a grading kernel runs before any cell (nbgrader_config.py's Execute, the self-check's kernel):
-# the guard records the tools the checks trust.
-GUARD_EXEC_LINE = "--IPKernelApp.exec_lines=import autograder.checks; autograder.checks.guard()"
+# What a grading kernel is started with (nbgrader_config.py's Execute, the self-check's kernel): the
+# submission's folder is not on sys.path (IPython puts it before site-packages, where a file handed in
+# beside the notebook, an autograder.py or a numpy/, would stand in for the real one), then the guard
+# records the tools the checks trust and appends the folder last, so the student's own modules import.
+GUARD_ARGUMENTS = [
+    "--InteractiveShellApp.ignore_cwd=True",
+    "--IPKernelApp.exec_lines=import autograder.checks; autograder.checks.guard()",
+]
 # Set on Binder and Colab, whose shared machines make timings meaningless.
 _SHARED_MACHINE = ("BINDER_REQUEST", "BINDER_REPO_URL", "BINDER_LAUNCH_HOST", "COLAB_RELEASE_TAG", "COLAB_GPU")
 

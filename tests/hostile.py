@@ -6,7 +6,8 @@ show as points for `test_affine` (1) or `test_affine_jaxpr` (2). Broken-notebook
 notebook itself. `deserved` is the most a case may get; `ours_only` cases are not given to stock
 nbgrader, which has no limit that would stop them (see autograder/INTEGRITY.md). Cases with an
 `assignment` are submissions to that assignment (speed is not graded in 03_tracing). Cases with
-`files` hand those in beside the notebook; `stock_gets` is what stock nbgrader must give exactly.
+`files` hand those in beside the notebook; `stock_gets` is what stock nbgrader must give exactly, and
+`ours_differs` says why jax-course grade may give less.
 """
 
 from __future__ import annotations
@@ -245,6 +246,7 @@ CASES: dict[str, dict] = {
         files={"helper.py": "def affine(W, x, b):\n    return W @ x + b\n"},
         deserved=FULL,
         stock_gets=FULL,
+        ours_differs="jax-course grade runs the notebook alone, in an empty folder",
     ),
     # --- broken notebooks ---
     "deletes a test cell": dict(answers=REFERENCE, edit=_delete("test_affine"), deserved=FULL - 1),

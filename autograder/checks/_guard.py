@@ -10,6 +10,7 @@ refusing such cells before they run, is the instructor side's (`autograder.gradi
 from __future__ import annotations
 
 import builtins
+import os
 import sys
 import time
 from typing import Any
@@ -66,6 +67,10 @@ def guard(max_file_bytes: int = 256 * 2**20) -> None:
     # Once only: a cell that calls `guard()` again after replacing a tool must not make it trusted.
     if not _trusted:
         _trusted.update(_tools())
+    # The kernel started with the submission's folder off sys.path (`GUARD_ARGUMENTS`): back at the
+    # end, its own modules import, and none can stand in for an installed one.
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
 
 
 def guarded() -> bool:

@@ -52,9 +52,7 @@ def _referenced_globals(f: Callable) -> dict[str, Any]:
     return {name: module[name] for name in names if name in module and not isinstance(module[name], skip)}
 
 
-def check_pure(
-    f: Callable, *args: Any, works: Works, what: str = "your function", section: str | None = None
-) -> None:
+def check_pure(f: Callable, *args: Any, works: Works, what: str = "your function", section: str | None = None) -> None:
     """Check that `f(*args)` leaves its inputs alone, prints nothing while tracing,
     keeps no state in globals or closures, and leaks no tracer; `works` confirms its value first.
     """

@@ -36,4 +36,3 @@ def confirm_call(f: Callable, args: tuple, works: Works, *, what: str, section: 
     value = jax.block_until_ready(f(*args))
     confirm(value, works, what=what, section=section)
     return value
-

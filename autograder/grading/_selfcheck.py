@@ -19,7 +19,7 @@ from pathlib import Path
 
 from traitlets.config.loader import PyFileConfigLoader
 
-from .._config import GUARD_EXEC_LINE, PACKAGE_REFERENCES, TIMING
+from .._config import GUARD_ARGUMENTS, PACKAGE_REFERENCES, TIMING
 from ._calibrate import decide_timing
 from ._references import TESTS_FILE
 from ._selfreport import CELL_TIMEOUT, NEVER_FINISHES, ProblemResult, SelfCheck, read_results
@@ -100,7 +100,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, tests: dict[str, str
         kernel_name="python3",
         allow_errors=True,
         # As nbgrader_config.py gives a grading kernel: the guard runs before any cell.
-        extra_arguments=[GUARD_EXEC_LINE],
+        extra_arguments=GUARD_ARGUMENTS,
         resources={"metadata": {"path": str(notebook.parent)}},
     )
     # The kernel's own log (a warning about unencrypted local TCP) is not the learner's business:

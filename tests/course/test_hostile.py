@@ -124,7 +124,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         student = student_id(case)
         got_ours = ours.get(student, 0.0)
         got_stock = None if spec.get("ours_only") else theirs.get(student, 0.0)
-        reason = entries.get(student, {}).get("reason", "") or "-"
+        reason = entries.get(student, {}).get("reason", "") or spec.get("ours_differs", "") or "-"
         rows.append((case, got_stock, got_ours, spec["deserved"], reason))
         if got_ours > spec["deserved"] or (got_stock or 0.0) > spec["deserved"]:
             undeserved.append(case)
@@ -139,7 +139,8 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     assert kills == sorted(set(kills)) and kills[-1] < len(killed_batch), f"not killed mid-batch each time: {kills}"
     _check_gradebook(course, {student_id(c) for c in CASES})
     # The killed-and-resumed batch gives what a clean serial run gives, wherever both ran.
-    differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s)}
+    known = {student_id(c) for c, spec in CASES.items() if "ours_differs" in spec}
+    differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s) and s not in known}
     assert differ == {}, f"scores differ from the serial run: {differ}"
     # Stock nbgrader survived every submission it was given: it graded all of them.
     assert set(theirs) == {student_id(c) for c, s in CASES.items() if not s.get("ours_only")}, stock_log[-3000:]
