@@ -30,6 +30,7 @@ from .._config import grader_seed, timing_mode
 from . import baselines
 from ._backend import backend
 from ._compare import check_close
+from ._compiles import check_compile_count, count_compiles
 from ._depth import check_log_depth, depth
 from ._devices import check_collective, check_sharding, collectives
 from ._errors import CheckFailed, lecture_link
@@ -44,13 +45,11 @@ from ._reference import check_reference, load_reference, save_reference
 from ._residuals import check_saved_residuals, reverse_mode_grad, saved_residuals
 from ._seeds import grader_key, grader_rng
 from ._structure import (
-    check_compile_count,
     check_jaxpr_constant,
     check_jitted,
     check_largest_intermediate,
     check_primitives,
     check_traceable,
-    count_compiles,
     equation_count,
     is_jitted,
     largest_intermediate,

@@ -177,63 +177,6 @@ def check_primitives(
         )
 
 
-def count_compiles(f: Callable, calls: Iterable[tuple]) -> int:
-    """How many times calling `f` on each argument tuple in `calls` compiles.
-
-    Every XLA compilation during the calls counts (JAX's public `jax.monitoring`
-    events), eager operations' included. Every cache is emptied first, so what
-    earlier cells compiled hides nothing.
-    """
-    calls = list(calls)
-    jax.clear_caches()
-    events: list[str] = []
-
-    def listen(event: str, duration_secs: float, **_: str | int) -> None:
-        if event == "/jax/core/compile/backend_compile_duration":
-            events.append(event)
-
-    jax.monitoring.register_event_duration_secs_listener(listen)
-    try:
-        for args in calls:
-            jax.block_until_ready(f(*args))
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listen)
-    return len(events)
-
-
-def check_compile_count(
-    f: Callable,
-    calls: Iterable[tuple],
-    max_compiles: int,
-    *,
-    works: Works,
-    at_least: int = 0,
-    what: str = "your function",
-    hint: str | None = None,
-    section: str | None = None,
-) -> None:
-    """Check that `f` compiles at most `max_compiles` times over `calls`, and at least `at_least` times.
-
-    `works` confirms the values of the first call; the count starts afresh after it.
-    """
-    calls = list(calls)
-    confirm_call(f, calls[0], works, what=what, section=section)
-    n = count_compiles(f, calls)
-    if n < at_least:
-        raise CheckFailed(
-            f"{what} compiled {n} times over these calls, so JAX did none of its work: the exercise asks for "
-            "jax.numpy and jax.jit, not NumPy.",
-            hint="compute with jnp inside a jitted function; NumPy is fine only for preparing its input.",
-            section=section,
-        )
-    if n > max_compiles:
-        raise CheckFailed(
-            f"{what} compiled {n} times over these calls; at most {max_compiles} allowed.",
-            hint=hint or "each new input shape or static value compiles again: pad inputs to a few fixed sizes.",
-            section=section,
-        )
-
-
 def largest_intermediate(
     f: Callable, *args: Any, static_argnums: Sequence[int] = ()
 ) -> tuple[int, tuple[int, ...], str]:

@@ -151,6 +151,21 @@ def _check_traced_size(candidate: Callable, args: tuple, problem: str, budget_se
         ) from None
 
 
+def _verdict(best: Speedup, required: float, *, what: str, against: str, budget_seconds: float) -> str:
+    """What was measured against what is required, in a sentence."""
+    if math.isinf(best.candidate_seconds):
+        verdict = f"{what} did not finish a single call within the {budget_seconds:g} s timing budget"
+    else:
+        verdict = (
+            f"{what} ran {best.ratio:.1f}x as fast as {against} "
+            f"({best.candidate_seconds * 1e3:.3g} ms vs {best.baseline_seconds * 1e3:.3g} ms per call, on {backend()})"
+        )
+    verdict += f"; required: at least {required:g}x"
+    if best.cut_short:
+        verdict += "; the measurement was cut short because it took too long"
+    return verdict
+
+
 def check_speedup(
     candidate: Callable,
     baseline: Callable,
@@ -190,18 +205,9 @@ def check_speedup(
         if best.ratio >= required or measured.cut_short or best.ratio < required / 3:
             break
     assert best is not None
-    if math.isinf(best.candidate_seconds):
-        verdict = f"{what} did not finish a single call within the {budget_seconds:g} s timing budget"
-    else:
-        verdict = (
-            f"{what} ran {best.ratio:.1f}x as fast as {against} "
-            f"({best.candidate_seconds * 1e3:.3g} ms vs {best.baseline_seconds * 1e3:.3g} ms per call, on {backend()})"
-        )
-    verdict += f"; required: at least {required:g}x"
-    if best.cut_short:
-        verdict += "; the measurement was cut short because it took too long"
     if best.ratio >= required:
         return best
+    verdict = _verdict(best, required, what=what, against=against, budget_seconds=budget_seconds)
     if best.candidate_compiles:
         # Why an answer that looked fast in the notebook can be slow here.
         verdict += (

@@ -19,10 +19,12 @@ def test_the_readme_bypass_table_is_current():
     )
 
 
-def test_every_problem_of_every_set_has_a_row():
+def test_every_problem_of_every_set_has_a_row_and_each_set_one_for_the_answers_that_do_nothing():
     table = bypass.rows()
     for assignment in ("01_arrays", "09_capstone"):
-        assert {row[1] for row in table if row[0] == assignment} == {h for h, _ in bypass.problems(assignment)}
+        problems = {row[1] for row in table if row[0] == assignment and row[3] != bypass.NOTHING_TRIED}
+        assert problems == {h for h, _ in bypass.problems(assignment)}
+        assert [row[1] for row in table if row[0] == assignment and row[3] == bypass.NOTHING_TRIED] == ["every problem"]
 
 
 def test_the_readme_variants_table_has_a_row_for_every_test_each_wrong_variant_fails():
