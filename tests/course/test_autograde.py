@@ -103,7 +103,8 @@ def an_answer_that_does_nothing_scores_nothing(graded: Graded):
         assert loses, f"{kind}: no test reads an answer"
         expected = {test: 0.0 if test in loses else points[test] for test in points}
         for grader, scores in (("nbgrader autograde", graded.scores), ("jax-course grade", graded.by_jax_course)):
-            kept = {test: score for test, score in scores[nothing_student(kind)].items() if score != expected[test]}
+            got = scores[nothing_student(kind)]
+            kept = {test: got.get(test) for test in expected if got.get(test) != expected[test]}
             if kept:
                 wrong.append(f"{kind}, {grader}: {kept}")
     assert not wrong, "answers that do nothing kept points:\n" + "\n".join(wrong)
