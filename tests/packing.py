@@ -76,9 +76,11 @@ def cells_reading_changed_names(
     """
     reference = _reference(assignment)
     elsewhere = elsewhere or {}
-    tainted: set[str] = set(names or ())
-    for grade_id, source in changed.items() if names is None else ():
-        tainted |= _names(source)[0] | _names(reference.get(grade_id, ""))[0]
+    if names is None:
+        names = set()
+        for grade_id, source in changed.items():
+            names |= _names(source)[0] | _names(reference.get(grade_id, ""))[0]
+    tainted = set(names)
     tests = set()
     for grade_id, is_test, source in _code_cells(assignment):  # in order: a helper calling an answer passes it on
         if grade_id in changed:

@@ -11,25 +11,27 @@ from support import ROOT
 pytestmark = pytest.mark.unit
 
 
-def test_the_kernel_fails_checks_once_a_trusted_tool_is_replaced(tmp_path):
-    """What reading cannot see, the run-time check catches: the course's Execute settings, a real kernel."""
+def errors_in_a_grading_kernel(sources: list[str], folder) -> list[list]:
+    """Run `sources` as cells with the course's Execute settings (a real kernel, in `folder`): each cell's errors."""
     from nbgrader.preprocessors import Execute
 
     config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
-    nb = nbformat.v4.new_notebook(
-        cells=[
-            nbformat.v4.new_code_cell(
-                "import autograder as ag, jax.numpy as jnp, time\nag.check_close(jnp.ones(2), jnp.ones(2))"
-            ),
-            nbformat.v4.new_code_cell(
-                "fake = lambda: 0.0\nvars(time)['perf_counter'] = fake\nag.check_close(jnp.ones(2), jnp.ones(2))"
-            ),
-            nbformat.v4.new_code_cell("with open('big.bin', 'wb') as f:\n    f.write(bytes(300 * 2**20))"),
-        ]
-    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in sources])
     nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    Execute(config=config).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
-    errors = [[o for o in c.outputs if o.output_type == "error"] for c in nb.cells]
+    Execute(config=config).preprocess(nb, {"metadata": {"path": str(folder)}})
+    return [[o for o in c.outputs if o.output_type == "error"] for c in nb.cells]
+
+
+def test_the_kernel_fails_checks_once_a_trusted_tool_is_replaced(tmp_path):
+    """What reading cannot see, the run-time check catches: the course's Execute settings, a real kernel."""
+    errors = errors_in_a_grading_kernel(
+        [
+            "import autograder as ag, jax.numpy as jnp, time\nag.check_close(jnp.ones(2), jnp.ones(2))",
+            "fake = lambda: 0.0\nvars(time)['perf_counter'] = fake\nag.check_close(jnp.ones(2), jnp.ones(2))",
+            "with open('big.bin', 'wb') as f:\n    f.write(bytes(300 * 2**20))",
+        ],
+        tmp_path,
+    )
     assert errors[0] == []
     assert errors[1] and "time.perf_counter" in errors[1][0].evalue and errors[1][0].ename == "CheckFailed"
     assert errors[2] and "File too large" in errors[2][0].evalue
@@ -38,25 +40,16 @@ def test_the_kernel_fails_checks_once_a_trusted_tool_is_replaced(tmp_path):
 
 def test_files_handed_in_beside_the_notebook_stand_in_for_no_module_and_its_own_modules_import(tmp_path):
     """The kernel starts with the submission's folder off sys.path; the guard appends it last."""
-    from nbgrader.preprocessors import Execute
-
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
     (tmp_path / "autograder.py").write_text("def check_close(*args, **kwargs):\n    pass\n")
     (tmp_path / "numpy.py").write_text("raise SystemExit('the numpy handed in')\n")
     (tmp_path / "helper.py").write_text("def twice(x):\n    return 2 * x\n")
-    nb = nbformat.v4.new_notebook(
-        cells=[
-            nbformat.v4.new_code_cell(
-                "import autograder as ag, jax.numpy as jnp\nag.check_close(jnp.ones(2), jnp.zeros(2))"
-            ),
-            nbformat.v4.new_code_cell(
-                "import numpy, os\nassert not numpy.__file__.startswith(os.getcwd()), numpy.__file__"
-            ),
-            nbformat.v4.new_code_cell("from helper import twice\nassert twice(21) == 42"),
-        ]
+    errors = errors_in_a_grading_kernel(
+        [
+            "import autograder as ag, jax.numpy as jnp\nag.check_close(jnp.ones(2), jnp.zeros(2))",
+            "import numpy, os\nassert not numpy.__file__.startswith(os.getcwd()), numpy.__file__",
+            "from helper import twice\nassert twice(21) == 42",
+        ],
+        tmp_path,
     )
-    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    Execute(config=config, allow_errors=True).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
-    errors = [[o for o in c.outputs if o.output_type == "error"] for c in nb.cells]
     assert errors[0] and errors[0][0].ename == "CheckFailed"  # the real check, not the one handed in
     assert errors[1:] == [[], []]
