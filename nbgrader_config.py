@@ -23,6 +23,9 @@ c.CourseDirectory.release_directory = "exercises"
 # JAX notebooks start slowly and timing checks measure for several seconds; a
 # hung cell still ends here. Timeouts count per cell.
 c.Execute.timeout = 120
+# A busy grading machine can deliver a cell's output after nbgrader's 4 s wait for it, which fails the
+# whole notebook (jupyter/nbgrader#1230); a kernel that dies is still noticed within a second.
+c.Execute.iopub_timeout = 30
 
 # Defences against tampering (autograder/INTEGRITY.md). After the locked cells are restored,
 # a student cell that replaces the grader's tools, ends processes or runs code from text is

@@ -141,7 +141,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     # The killed-and-resumed batch gives what a clean serial run gives, wherever both ran.
     known = {student_id(c) for c, spec in CASES.items() if "ours_differs" in spec}
     differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s) and s not in known}
-    assert differ == {}, f"scores differ from the serial run: {differ}"
+    assert differ == {}, f"scores differ from the serial run: {differ}\nstock nbgrader said: {stock_log[-3000:]}"
     # Stock nbgrader survived every submission it was given: it graded all of them.
     assert set(theirs) == {student_id(c) for c, s in CASES.items() if not s.get("ours_only")}, stock_log[-3000:]
 
