@@ -6,8 +6,8 @@ show as points for `test_affine` (1) or `test_affine_jaxpr` (2). Broken-notebook
 notebook itself. `deserved` is the most a case may get; `ours_only` cases are not given to stock
 nbgrader, which has no limit that would stop them (see autograder/INTEGRITY.md). Cases with an
 `assignment` are submissions to that assignment (speed is not graded in 03_tracing). Cases with
-`files` hand those in beside the notebook; `stock_gets` is what stock nbgrader must give exactly, and
-`ours_differs` says why jax-course grade may give less.
+`files` hand those in beside the notebook, and `report_names` are those jax-course grade's report must
+name; `stock_gets` and `ours_gets` are what stock nbgrader and jax-course grade must give exactly.
 """
 
 from __future__ import annotations
@@ -220,10 +220,16 @@ CASES: dict[str, dict] = {
     ),
     # --- files handed in beside the notebook (nbgrader's exchange takes a folder) ---
     "an autograder.py beside the notebook that disarms the checks": dict(
-        answers=attack(""), files={"autograder.py": _SHADOW_AUTOGRADER}, deserved=HONEST_POINTS
+        answers=attack(""),
+        files={"autograder.py": _SHADOW_AUTOGRADER},
+        deserved=HONEST_POINTS,
+        report_names=["autograder.py"],
     ),
     "an autograder/ package beside the notebook": dict(
-        answers=attack(""), files={"autograder/__init__.py": _SHADOW_AUTOGRADER}, deserved=HONEST_POINTS
+        answers=attack(""),
+        files={"autograder/__init__.py": _SHADOW_AUTOGRADER},
+        deserved=HONEST_POINTS,
+        report_names=["autograder"],
     ),
     "a numpy.py and a jax/ beside the notebook": dict(
         answers=attack(""),
@@ -233,20 +239,21 @@ CASES: dict[str, dict] = {
             "IPython/__init__.py": "raise SystemExit('an IPython handed in by the student')\n",
         },
         deserved=HONEST_POINTS,
+        report_names=["numpy.py", "jax", "IPython"],
     ),
     "a sitecustomize.py and a .pth beside the notebook": dict(
         answers=attack(""),
         files={"sitecustomize.py": _SHADOW_AUTOGRADER, "zz.pth": "import autograder\n"},
         deserved=HONEST_POINTS,
+        report_names=["sitecustomize.py", "zz.pth"],
     ),
-    # Not an attack: the student's own module imports, under stock nbgrader (jax-course grade runs the
-    # notebook alone, in an empty folder, for now: see the closing note), and gets its points.
+    # Not an attack: the student's own module imports, as it would in their notebook, and gets its points.
     "its own helper.py beside the notebook": dict(
         answers={**REFERENCE, "affine": "from helper import affine\n"},
         files={"helper.py": "def affine(W, x, b):\n    return W @ x + b\n"},
         deserved=FULL,
         stock_gets=FULL,
-        ours_differs="jax-course grade runs the notebook alone, in an empty folder",
+        ours_gets=FULL,
     ),
     # --- broken notebooks ---
     "deletes a test cell": dict(answers=REFERENCE, edit=_delete("test_affine"), deserved=FULL - 1),

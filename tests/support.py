@@ -161,11 +161,22 @@ def test_points(assignment: str) -> dict[str, float]:
 test_points.__test__ = False  # a helper, not a test
 
 
+def graded_by(process: psutil.Process) -> int | None:
+    """The grader process that started this kernel (or what the kernel started), if a grader did."""
+    from autograder.grading._runner import GRADED_BY
+
+    try:
+        found = process.environ().get(GRADED_BY)
+    except (psutil.Error, OSError):
+        return None
+    return int(found) if found else None
+
+
 def left_behind(grader: int) -> list[str]:
-    """Processes still working in the scratch folders of grader process `grader` (its drivers and kernels)."""
+    """Processes of grader process `grader` still running: drivers in its scratch folders, and kernels."""
     found = []
     for process in psutil.process_iter(["pid", "cwd", "name"]):
-        if f"jax-course-grade-{grader}-" in (process.info["cwd"] or ""):
+        if f"jax-course-grade-{grader}-" in (process.info["cwd"] or "") or graded_by(process) == grader:
             found.append(f"{process.info['pid']} {process.info['name']}")
     return found
 

@@ -38,6 +38,7 @@ class Submission:
     student: str
     notebooks: list[str]
     fingerprint: str
+    folder: Path  # submitted/STUDENT/ASSIGNMENT
 
 
 class BatchAutograde(Autograde):
@@ -61,7 +62,7 @@ class BatchAutograde(Autograde):
             student = found["student_id"]
             if student not in excluded:
                 folder = Path(self._format_source(found["assignment_id"], student))
-                self.submissions.append(Submission(student, sorted(self.assignments[key]), fingerprint(folder)))
+                self.submissions.append(Submission(student, sorted(self.assignments[key]), fingerprint(folder), folder))
 
     def execute_config(self) -> dict:
         """nbgrader's `Execute` settings (the cell timeout, the kernel's arguments), for the workers."""

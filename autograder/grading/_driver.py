@@ -85,7 +85,7 @@ def run(job: dict) -> None:
     nb = nbformat.read(job["source"], as_version=4)
     executor = Snapshots(config=Config({"Execute": job["config"]}))
     executor.snapshot = job["snapshot"]
-    nb, _ = executor.preprocess(nb, {"metadata": {"path": str(Path(job["source"]).parent)}})
+    nb, _ = executor.preprocess(nb, {"metadata": {"path": job["kernel_cwd"]}})
     partial = Path(job["result"]).with_suffix(".partial")
     nbformat.write(nb, partial)
     os.replace(partial, job["result"])

@@ -24,6 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ._convert import BatchAutograde, Submission, open_course, stopped_notebook
 from ._ledger import Ledger, Outcome
 from ._runner import Execution, stop_forkserver
+from ._tampering import shadowing
 from ._workers import Runner, on_cluster, on_this_machine
 
 
@@ -56,15 +57,19 @@ def _first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
 
 
-def _refusals(prepared: list[tuple[str, str]]) -> str:
-    """What the sanitize step refused to run (`RefuseTampering`), as one line for the ledger."""
+def _notes(submission: Submission, prepared: list[tuple[str, str]]) -> str:
+    """What the sanitize step refused to run (`RefuseTampering`) and the handed-in files that were
+    not importable (`shadowing`), as one line for the ledger."""
     found = []
     for _, text in prepared:
         try:
             found += json.loads(text).get("metadata", {}).get("jax_course", {}).get("refused", [])
         except ValueError:
             pass
-    return f"refused to run {'; '.join(found)}" if found else ""
+    notes = [f"refused to run {'; '.join(found)}"] if found else []
+    if shadows := shadowing(submission.folder):
+        notes.append(f"not importable while grading (named like an installed module): {', '.join(shadows)}")
+    return "; ".join(notes)
 
 
 def _record(
@@ -74,7 +79,7 @@ def _record(
     reason: str,
     results: list[tuple[str, Execution]] | None,
     seconds: float,
-    refused: str = "",
+    notes: str = "",
 ) -> None:
     """Finish a submission in the gradebook (or give it zero) and write its ledger entry."""
     student = submission.student
@@ -94,7 +99,7 @@ def _record(
         converter.discard(student)
     score, max_score, problems = converter.scores(student)
     # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
-    note = "; ".join(filter(None, [reason, refused]))
+    note = "; ".join(filter(None, [reason, notes]))
     outcome = Outcome(
         student,
         "failed" if reason else "graded",
@@ -107,6 +112,11 @@ def _record(
     )
     run.ledger.record(outcome)
     run.outcomes.append(outcome)
+
+
+def _execute_all(runner: Runner, config: dict, prepared: list[tuple[str, str]]) -> list[tuple[str, Execution]]:
+    """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does)."""
+    return [(path, runner(text, config, str(Path(path).parent.resolve()))) for path, text in prepared]
 
 
 def _progress(run: GradingRun) -> Progress:
@@ -149,16 +159,16 @@ def _grade_all(
                         progress.advance(task)
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
-                    future = pool.submit(lambda p=prepared: [(path, runner(text, config)) for path, text in p])
-                    running[future] = (submission, _refusals(prepared))
+                    future = pool.submit(_execute_all, runner, config, prepared)
+                    running[future] = (submission, _notes(submission, prepared))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
-                    submission, refused = running.pop(future)
+                    submission, notes = running.pop(future)
                     results = future.result()
                     reason = next((e.failure for _, e in results if e.failure), None) or ""
                     # Running time only, not the time spent queued behind other submissions.
                     seconds = sum(execution.seconds for _, execution in results)
-                    _record(run, converter, submission, reason, results, seconds, refused)
+                    _record(run, converter, submission, reason, results, seconds, notes)
                     per_minute = 60 * len(run.outcomes) / max(time.monotonic() - started, 1e-9)
                     progress.update(task, advance=1, rate=f"{per_minute:.1f}/min")
     finally:

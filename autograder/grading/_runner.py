@@ -37,6 +37,9 @@ THREAD_LIMITS = {
 # processes daemonic unless `distributed.worker.daemon` is false.
 WORKER_ENVIRONMENT = {"DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
 _POLL_SECONDS = 0.2
+# In the environment of every kernel a grader starts: the grader's process id, so that what a killed
+# grader left running can be found (its drivers work in folders named after it).
+GRADED_BY = "JAXCOURSE_GRADED_BY"
 
 _forkserver = multiprocessing.get_context("forkserver")
 _forkserver.set_forkserver_preload([_driver.__name__])
@@ -101,28 +104,35 @@ def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Eve
 def execute_submission(
     notebook: str,
     *,
+    folder: str | None = None,
     execute_config: dict,
     notebook_timeout: float,
     memory_mb: float,
     core: int | None = None,
     stop: threading.Event | None = None,
 ) -> Execution:
-    """Run a sanitized submission (nbformat JSON text) and return its executed JSON or a failure."""
+    """Run a sanitized submission (nbformat JSON text) and return its executed JSON or a failure.
+
+    The kernel runs in `folder` (the submission's `autograded/STUDENT/ASSIGNMENT/`, where nbgrader
+    copied the course's and the student's files), as under `nbgrader autograde`; a Dask worker that
+    does not share that folder runs the notebook in an empty one.
+    """
     start = time.monotonic()
     # Named after the grader, so that what a killed grader left behind can be found.
     with tempfile.TemporaryDirectory(prefix=f"jax-course-grade-{os.getpid()}-") as scratch:
-        folder = Path(scratch)
-        (folder / "submission.ipynb").write_text(notebook)
+        work = Path(scratch)
+        (work / "submission.ipynb").write_text(notebook)
         job = dict(
-            source=str(folder / "submission.ipynb"),
-            result=str(folder / "executed.ipynb"),
-            snapshot=str(folder / "snapshot.ipynb"),
-            stderr=str(folder / "stderr.txt"),
+            source=str(work / "submission.ipynb"),
+            result=str(work / "executed.ipynb"),
+            snapshot=str(work / "snapshot.ipynb"),
+            stderr=str(work / "stderr.txt"),
             cwd=scratch,
+            kernel_cwd=os.path.abspath(folder) if folder and os.path.isdir(folder) else scratch,
             config=execute_config,
             core=core,
             grader=os.getpid(),
-            env={**THREAD_LIMITS, "NBGRADER_EXECUTION": "autograde"},
+            env={**THREAD_LIMITS, "NBGRADER_EXECUTION": "autograde", GRADED_BY: str(os.getpid())},
         )
         with _starting:
             child = _forkserver.Process(target=_driver.run, args=(job,), daemon=True)
@@ -135,10 +145,10 @@ def execute_submission(
             _driver.kill_tree(child.pid)  # a stopped notebook, and whatever the submission left running
             child.join()
         if failure is not None:
-            failure += f", in cell {_running_cell(folder)}"
-        failure = failure or _failure(child.exitcode, folder, float(execute_config.get("timeout") or 0))
-        executed = (folder / "executed.ipynb").read_text() if failure is None else None
-        snapshot = folder / "snapshot.ipynb"
+            failure += f", in cell {_running_cell(work)}"
+        failure = failure or _failure(child.exitcode, work, float(execute_config.get("timeout") or 0))
+        executed = (work / "executed.ipynb").read_text() if failure is None else None
+        snapshot = work / "snapshot.ipynb"
         partial = snapshot.read_text() if failure and snapshot.is_file() else None
     return Execution(executed, failure, partial, time.monotonic() - start)
 

@@ -8,6 +8,9 @@ strings is not run. What is and is not defended: autograder/INTEGRITY.md.
 from __future__ import annotations
 
 import ast
+import importlib.util
+import sys
+from pathlib import Path
 
 # Calls that end, signal or spawn processes, run code from text, or reach interpreter internals.
 _FORBIDDEN_CALLS = {
@@ -207,3 +210,20 @@ def refusal(findings: list[str]) -> str:
         "code from text is not run, and what it defines is missing. Remove that code and submit again."
     )
     return f"raise RuntimeError({message!r})"
+
+
+def shadowing(folder: Path) -> list[str]:
+    """Files handed in beside the notebook named like a module the kernel could import instead.
+
+    The grading kernel never imports them (the guard puts the submission's folder last on
+    `sys.path`, and Python reads `.pth` files only from site directories): they are named in
+    the report so that the instructor knows why a student's file had no effect.
+    """
+    found = []
+    for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
+        name = entry.stem if entry.suffix == ".py" else entry.name if entry.is_dir() else ""
+        if entry.suffix == ".pth" or name in ("sitecustomize", "usercustomize"):
+            found.append(entry.name)
+        elif name.isidentifier() and (name in sys.stdlib_module_names or importlib.util.find_spec(name) is not None):
+            found.append(entry.name)
+    return found

@@ -11,8 +11,8 @@ from typing import cast
 from ._convert import GradingError
 from ._runner import WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes
 
-# Runs one sanitized notebook (JSON text) with nbgrader's Execute settings.
-Runner = Callable[[str, dict], Execution]
+# Runs one sanitized notebook (JSON text) with nbgrader's Execute settings, in a folder.
+Runner = Callable[[str, dict, str], Execution]
 
 
 def on_this_machine(workers: int, limits: dict, stop: threading.Event) -> tuple[Runner, int]:
@@ -23,10 +23,10 @@ def on_this_machine(workers: int, limits: dict, stop: threading.Event) -> tuple[
     for slot in range(slots):
         free.put(cores[slot % len(cores)])
 
-    def here(notebook: str, config: dict) -> Execution:
+    def here(notebook: str, config: dict, folder: str) -> Execution:
         core = free.get()
         try:
-            return execute_submission(notebook, execute_config=config, core=core, stop=stop, **limits)
+            return execute_submission(notebook, folder=folder, execute_config=config, core=core, stop=stop, **limits)
         finally:
             free.put(core)
 
@@ -48,7 +48,9 @@ def on_cluster(scheduler: str, workers: int, limits: dict):
         )
     slots = workers or sum(cast(dict[str, int], client.nthreads()).values())
 
-    def remote(notebook: str, config: dict) -> Execution:
-        return client.submit(execute_submission, notebook, execute_config=config, pure=False, **limits).result()
+    def remote(notebook: str, config: dict, folder: str) -> Execution:
+        return client.submit(
+            execute_submission, notebook, folder=folder, execute_config=config, pure=False, **limits
+        ).result()
 
     return client, remote, slots

@@ -124,23 +124,28 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         student = student_id(case)
         got_ours = ours.get(student, 0.0)
         got_stock = None if spec.get("ours_only") else theirs.get(student, 0.0)
-        reason = entries.get(student, {}).get("reason", "") or spec.get("ours_differs", "") or "-"
+        reason = entries.get(student, {}).get("reason", "") or "-"
         rows.append((case, got_stock, got_ours, spec["deserved"], reason))
         if got_ours > spec["deserved"] or (got_stock or 0.0) > spec["deserved"]:
             undeserved.append(case)
         if "stock_gets" in spec and got_stock != spec["stock_gets"]:
             undeserved.append(f"{case} (stock nbgrader gave {got_stock}, not {spec['stock_gets']})")
+        said = entries.get(student, {}).get("reason", "")
+        unnamed = [name for name in spec.get("report_names", []) if name not in said]
+        if unnamed:
+            undeserved.append(f"{case} (the report does not name {unnamed})")
+        if "ours_gets" in spec and got_ours != spec["ours_gets"]:
+            undeserved.append(f"{case} (jax-course grade gave {got_ours}, not {spec['ours_gets']})")
     _write_report(rows, kills)
 
-    assert undeserved == [], f"undeserved (or, for stock_gets, missing) points: {undeserved} (see {REPORT})"
+    assert undeserved == [], f"undeserved points, or not what stock_gets or ours_gets say: {undeserved} (see {REPORT})"
     assert orphans == [], f"processes a killed grader left running: {orphans}"
     assert sorted(entries) == sorted(student_id(c) for c in CASES), "a submission has no ledger entry"
     killed_batch = [c for c in CASES if assignment_of(c) == ASSIGNMENT]
     assert kills == sorted(set(kills)) and kills[-1] < len(killed_batch), f"not killed mid-batch each time: {kills}"
     _check_gradebook(course, {student_id(c) for c in CASES})
     # The killed-and-resumed batch gives what a clean serial run gives, wherever both ran.
-    known = {student_id(c) for c, spec in CASES.items() if "ours_differs" in spec}
-    differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s) and s not in known}
+    differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s)}
     assert differ == {}, f"scores differ from the serial run: {differ}\nstock nbgrader said: {stock_log[-3000:]}"
     # Stock nbgrader survived every submission it was given: it graded all of them.
     assert set(theirs) == {student_id(c) for c, s in CASES.items() if not s.get("ours_only")}, stock_log[-3000:]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import nbformat
 import psutil
@@ -11,17 +10,17 @@ import pytest
 
 from autograder.grading._runner import _exception_line, _failure, _running_cell
 
-from support import jax_course_grade, make_course, solution_sources, submit
+from support import graded_by, jax_course_grade, make_course, solution_sources, submit
 
 ASSIGNMENT = "03_tracing"
 
 
 def _leftover_kernels() -> list[int]:
-    """Processes still running in a grading scratch folder that has been deleted: a finished grade's."""
+    """Processes started for a grader that has ended: a finished grade's."""
     found = []
-    for process in psutil.process_iter(["pid", "cwd"]):
-        folder = process.info["cwd"] or ""  # psutil drops the kernel's " (deleted)" suffix
-        if "jax-course-grade-" in folder and not os.path.isdir(folder):
+    for process in psutil.process_iter(["pid"]):
+        grader = graded_by(process)
+        if grader is not None and not psutil.pid_exists(grader):
             found.append(process.info["pid"])
     return found
 

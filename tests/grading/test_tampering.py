@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.grading._tampering import refusal, tampering
+from autograder.grading._tampering import refusal, shadowing, tampering
 
 from support import ASSIGNMENTS, solution_sources
 from variants import VARIANTS
@@ -53,3 +53,13 @@ def test_honest_answers_are_never_refused():
 def test_a_refused_cell_raises_a_message_for_the_student():
     with pytest.raises(RuntimeError, match="did not run this cell: line 1: replaces time.perf_counter"):
         exec(refusal(tampering("time.perf_counter = None")))
+
+
+def test_files_named_like_installed_modules_are_named_and_a_helper_is_not(tmp_path):
+    for name in ("autograder.py", "numpy.py", "json.py", "sitecustomize.py", "zz.pth", "helper.py", "data.csv"):
+        (tmp_path / name).write_text("")
+    for package in ("jax", "IPython", "my_utils"):
+        (tmp_path / package).mkdir()
+    found = shadowing(tmp_path)
+    assert found == ["IPython", "autograder.py", "jax", "json.py", "numpy.py", "sitecustomize.py", "zz.pth"], found
+    assert shadowing(tmp_path / "missing") == []
