@@ -19,6 +19,15 @@ def course_root() -> Path:
     raise SystemExit("jax-course: run this inside the course checkout (no solutions/ and nbgrader_config.py found)")
 
 
+def nbgrader_course_root() -> Path:
+    """Any nbgrader course: the current folder or one above it that holds `nbgrader_config.py`."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / "nbgrader_config.py").is_file():
+            return folder
+    raise SystemExit("jax-course grade: run this in an nbgrader course (no nbgrader_config.py here or above)")
+
+
 def assignments(root: Path) -> list[str]:
     """Assignment ids, from the folders of `solutions/`."""
     return sorted(p.name for p in (root / "solutions").iterdir() if (p / f"{p.name}.ipynb").is_file())
@@ -49,8 +58,11 @@ def _parser() -> argparse.ArgumentParser:
     grade = commands.add_parser(
         "grade",
         help="autograde every submission of an assignment in parallel, into nbgrader's gradebook (instructors)",
-        description="Grade submitted/*/ASSIGNMENT with nbgrader's own preprocessors, several at once. "
-        "Reruns grade only what is new or unfinished; reports go to grading/ASSIGNMENT/.",
+        description="Grade submitted/*/ASSIGNMENT with nbgrader's own preprocessors, several at once, in any "
+        "nbgrader course. Reruns grade only what is new or unfinished; reports go to grading/ASSIGNMENT/. "
+        "Options not listed here go to nbgrader as `nbgrader autograde` takes them (--no-execute, "
+        "--notebook=NAME, --Execute.timeout=60, --CourseDirectory.ignore=..., ...). Exit status: 0 when every "
+        "submission was graded, 1 when one could not be, 2 when the batch could not start.",
     )
     grade.add_argument("assignment")
     grade.add_argument(
@@ -59,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="notebooks run at once (default: one per core, or the Dask cluster's threads)",
     )
-    grade.add_argument("--force", action="store_true", help="regrade every submission, even those already graded")
+    grade.add_argument("-f", "--force", action="store_true", help="regrade every submission, even those already graded")
     grade.add_argument("--timeout", type=float, default=900, help="seconds one whole notebook may run (default 900)")
     grade.add_argument(
         "--memory", type=float, default=4096, help="MB one notebook's processes may use together (default 4096)"
@@ -72,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _grade(args: argparse.Namespace) -> int:
+def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     from rich.console import Console
 
     from ._convert import GradingError
@@ -81,7 +93,7 @@ def _grade(args: argparse.Namespace) -> int:
 
     try:
         run = grade(
-            course_root(),
+            nbgrader_course_root(),
             args.assignment,
             workers=args.workers,
             force=args.force,
@@ -90,6 +102,7 @@ def _grade(args: argparse.Namespace) -> int:
             scheduler=args.scheduler,
             student=args.student,
             db_url=args.db,
+            nbgrader_options=nbgrader_options,
             progress=sys.stderr.isatty(),
         )
     except GradingError as error:
@@ -102,7 +115,8 @@ def _grade(args: argparse.Namespace) -> int:
     if run.interrupted:
         console.print("Stopped. Grades finished so far are saved; run the same command again to grade the rest.")
         return 130
-    return 0
+    # As after `nbgrader autograde`, which tries failed submissions again on every run.
+    return 1 if any(o.status == "failed" for o in run.ledger.outcomes()) else 0
 
 
 def _badges(args: argparse.Namespace) -> int:
@@ -148,8 +162,13 @@ def _references(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    commands = {"grade": _grade, "badges": _badges, "check": _check, "references": _references}
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if args.command == "grade":
+        return _grade(args, unknown)
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    commands = {"badges": _badges, "check": _check, "references": _references}
     return commands[args.command](args)
 
 

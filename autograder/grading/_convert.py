@@ -26,6 +26,7 @@ from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import Execute
 
+from ._failures import check_timestamp
 from ._ledger import fingerprint
 
 
@@ -77,6 +78,7 @@ class BatchAutograde(Autograde):
         if dest.exists():
             shutil.rmtree(dest)
         self.notebooks = list(submission.notebooks)
+        check_timestamp(submission.folder)
         self.run_pre_convert_hook()
         self.init_assignment(assignment, submission.student)
         sanitized = []
@@ -121,11 +123,19 @@ class BatchAutograde(Autograde):
             gb.db.commit()
 
     def scores(self, student: str) -> tuple[float, float, dict[str, list[float]]]:
-        """`(score, max_score, {grade_id: [score, max]})` of a submission, from the gradebook."""
+        """`(score, max_score, {problem: [score, max]})` of a submission, from the gradebook.
+
+        A problem is its grade_id, or `notebook/grade_id` in an assignment of several notebooks
+        (which may use the same grade_ids).
+        """
         with Gradebook(self.course.db_url, self.course.course_id) as gb:
             submission = gb.find_submission(self.course.assignment_id, student)
+            several = len(submission.notebooks) > 1
             problems = {
-                grade.name: [float(grade.score or 0), float(grade.max_score or 0)]
+                f"{notebook.name}/{grade.name}" if several else grade.name: [
+                    float(grade.score or 0),
+                    float(grade.max_score or 0),
+                ]
                 for notebook in submission.notebooks
                 for grade in notebook.grades
             }
@@ -159,10 +169,13 @@ def stopped_notebook(notebook: str, reason: str) -> str:
     return nbformat.writes(nb)
 
 
-def open_course(assignment: str, *, db_url: str | None, student: str | None) -> BatchAutograde:
-    """The converter for `assignment` of the course in the current folder, its submissions listed."""
+def open_course(assignment: str, *, db_url: str | None, student: str | None, options: list[str]) -> BatchAutograde:
+    """The converter for `assignment` of the course in the current folder, its submissions listed.
+
+    `options` are nbgrader's own command-line options, as `nbgrader autograde` takes them.
+    """
     # Only errors: nbgrader warns about every hidden test ("checksum has changed") by design.
-    argv = [assignment, "--log-level=ERROR"]
+    argv = [assignment, "--log-level=ERROR", *options]
     if db_url:
         argv.append(f"--CourseDirectory.db_url={db_url}")
     if student:

@@ -22,6 +22,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ._convert import BatchAutograde, Submission, open_course, stopped_notebook
+from ._failures import failure_reason
 from ._ledger import Ledger, Outcome
 from ._runner import Execution, stop_forkserver
 from ._tampering import shadowing
@@ -50,11 +51,6 @@ class GradingRun:
 
 def _interrupt(*_) -> None:
     raise KeyboardInterrupt
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
 
 
 def _notes(submission: Submission, prepared: list[tuple[str, str]]) -> str:
@@ -95,7 +91,7 @@ def _record(
                 converter.finish(path, executed)
             converter.close(student)
     except Exception as error:  # e.g. tampered nbgrader metadata that CheckCellMetadata rejects
-        reason = reason or f"ungradable: {_first_line(error)}"
+        reason = reason or failure_reason(error)
         converter.discard(student)
     score, max_score, problems = converter.scores(student)
     # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
@@ -116,6 +112,8 @@ def _record(
 
 def _execute_all(runner: Runner, config: dict, prepared: list[tuple[str, str]]) -> list[tuple[str, Execution]]:
     """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does)."""
+    if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
+        return [(path, Execution(text, None, None, 0.0)) for path, text in prepared]
     return [(path, runner(text, config, str(Path(path).parent.resolve()))) for path, text in prepared]
 
 
@@ -155,7 +153,7 @@ def _grade_all(
                     try:
                         prepared = converter.prepare(submission)
                     except Exception as error:  # a malformed notebook: recorded, the batch goes on
-                        _record(run, converter, submission, f"unreadable: {_first_line(error)}", None, 0.0)
+                        _record(run, converter, submission, failure_reason(error), None, 0.0)
                         progress.advance(task)
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
@@ -187,6 +185,7 @@ def grade(
     scheduler: str | None = None,
     student: str | None = None,
     db_url: str | None = None,
+    nbgrader_options: list[str] | None = None,
     progress: bool = True,
 ) -> GradingRun:
     """Grade every submission of `assignment` under `root/submitted`; see the module docstring."""
@@ -204,7 +203,7 @@ def grade(
     stop, client = threading.Event(), None
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
     try:
-        converter = open_course(assignment, db_url=db_url, student=student)
+        converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
         todo = []
         for submission in converter.submissions:
             entry = run.ledger.entry(submission.student)

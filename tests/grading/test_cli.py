@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.grading._cli import _parser, assignments, course_root, main
+from autograder.grading._cli import _parser, assignments, course_root, main, nbgrader_course_root
 
 from support import ASSIGNMENTS, ROOT
 
@@ -29,3 +29,23 @@ def test_grade_takes_the_limits_an_instructor_sets():
 def test_badges_check_passes_on_the_committed_course(monkeypatch):
     monkeypatch.chdir(ROOT)
     assert main(["badges", "--check"]) == 0
+
+
+def test_grade_needs_only_an_nbgrader_course(tmp_path, monkeypatch):
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    (tmp_path / "source" / "ps1").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "source" / "ps1")
+    assert nbgrader_course_root() == tmp_path
+    monkeypatch.chdir(tmp_path.parent)
+    with pytest.raises(SystemExit, match="run this in an nbgrader course"):
+        nbgrader_course_root()
+
+
+def test_options_grade_does_not_know_go_to_nbgrader_and_other_commands_refuse_them(monkeypatch, capsys):
+    passed = {}
+    monkeypatch.setattr("autograder.grading._cli._grade", lambda args, options: passed.setdefault("options", options))
+    main(["grade", "ps1", "-f", "--no-execute", "--Execute.timeout=5", "--notebook=p1"])
+    assert passed["options"] == ["--no-execute", "--Execute.timeout=5", "--notebook=p1"]
+    with pytest.raises(SystemExit):
+        main(["badges", "--check", "--no-execute"])
+    assert "unrecognized arguments: --no-execute" in capsys.readouterr().err

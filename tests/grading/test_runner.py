@@ -34,11 +34,12 @@ def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(tmp_path):
     hog = "import numpy as np\nheap = [np.ones(2**26) for _ in range(200)]"  # 512 MB at a time, 100 GB in all
     submit(course, ASSIGNMENT, "hungry", {**reference, first: reference[first] + "\n" + hog})
     # 60 s: six times what the reference takes, for a machine busy with other tests.
-    jax_course_grade(course, ASSIGNMENT, "--timeout", "60", "--memory", "2500")
+    # Exit status 1: a submission could not be graded.
+    jax_course_grade(course, ASSIGNMENT, "--timeout", "60", "--memory", "2500", status=1)
     # Under the per-cell timeout, over the whole-notebook one: graded after the others, with a limit
     # that still leaves its first cell time to start on a busy machine, so the sleep is what it stops.
     submit(course, ASSIGNMENT, "slow", {**reference, first: reference[first] + "\nimport time\ntime.sleep(300)"})
-    jax_course_grade(course, ASSIGNMENT, "--timeout", "20", "--memory", "2500")
+    jax_course_grade(course, ASSIGNMENT, "--timeout", "20", "--memory", "2500", status=1)
 
     ledger = {p.stem: json.loads(p.read_text()) for p in (course / "grading" / ASSIGNMENT / "done").glob("*.json")}
     assert ledger["reference"]["status"] == "graded", ledger["reference"]

@@ -1,0 +1,60 @@
+"""Why a submission could not be graded: a cause and what to do, never a bare Python exception."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from nbgrader.nbgraderformat import SchemaTooNewError, SchemaTooOldError
+
+from autograder.grading._failures import SubmissionError, check_timestamp, failure_reason
+
+pytestmark = pytest.mark.unit
+
+
+def _raised(action) -> BaseException:
+    try:
+        action()
+    except Exception as error:  # what the grader catches around one submission
+        return error
+    raise AssertionError("nothing was raised")
+
+
+def test_a_bad_timestamp_is_named_with_what_it_holds_and_how_to_fix_it(tmp_path):
+    (tmp_path / "timestamp.txt").write_text("next tuesday-ish\n")
+    with pytest.raises(SubmissionError) as raised:
+        check_timestamp(tmp_path)
+    reason = failure_reason(raised.value)
+    assert reason.startswith("bad timestamp: timestamp.txt holds 'next tuesday-ish'"), reason
+    assert "correct or delete it" in reason
+
+
+@pytest.mark.parametrize("text", ["2015-02-02 15:58:23.948203 America/Los_Angeles", "", "   \n"])
+def test_a_readable_or_empty_timestamp_passes(tmp_path, text):
+    (tmp_path / "timestamp.txt").write_text(text)
+    check_timestamp(tmp_path)
+    check_timestamp(tmp_path / "no such folder")
+
+
+def test_notebooks_nbgrader_cannot_read_are_named_by_cause():
+    assert failure_reason(SchemaTooNewError("too new", 10, 3)).startswith(
+        "schema too new: the notebook's nbgrader metadata is version 10, and this nbgrader reads version 3"
+    )
+    assert "nbgrader update" in failure_reason(SchemaTooOldError("too old", 1, 3))
+    not_json = _raised(lambda: nbformat.reads('{"cells": [', as_version=4))
+    assert failure_reason(not_json).startswith("not a notebook: the file is not JSON"), failure_reason(not_json)
+
+
+def test_corrupted_metadata_names_the_validation_problem_not_the_wrapper():
+    def corrupted():
+        try:
+            raise nbformat.ValidationError("nbgrader cell does not have a grade_id: x = 1")
+        except nbformat.ValidationError:  # as nbgrader's CheckCellMetadata re-raises it, the cause as context
+            raise nbformat.ValidationError("Notebook failed to validate; the nbgrader metadata may be corrupted.")  # noqa: B904
+
+    reason = failure_reason(_raised(corrupted))
+    assert reason.startswith("corrupted: the notebook's cells or their nbgrader metadata were edited or damaged")
+    assert "does not have a grade_id" in reason, reason
+
+
+def test_anything_else_is_named_with_its_type_and_first_line():
+    assert failure_reason(OSError("disk full\nmore")) == "ungradable: OSError: disk full"
