@@ -8,6 +8,7 @@ in the order its `autograde` calls it, but with the notebook run elsewhere in be
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import shutil
@@ -64,6 +65,24 @@ class BatchAutograde(Autograde):
             if student not in excluded:
                 folder = Path(self._format_source(found["assignment_id"], student))
                 self.submissions.append(Submission(student, sorted(self.assignments[key]), fingerprint(folder), folder))
+
+    def without_notebooks(self) -> list[tuple[str, Path]]:
+        """`(student, folder)` of submitted folders that hold no notebook, which nbgrader leaves ungraded."""
+        pattern = self._format_source("(?P<assignment_id>.*)", "(?P<student_id>.*)", escape=True)
+        listed = {s.student for s in self.submissions}
+        excluded = self.course.student_id_exclude.split(",") if self.course.student_id_exclude else []
+        found = []
+        for folder in sorted(glob.glob(self._format_source(self.course.assignment_id, self.course.student_id))):
+            matched = re.match(pattern, folder)
+            student = matched["student_id"] if matched else ""
+            if os.path.isdir(folder) and student and student not in listed and student not in excluded:
+                found.append((student, Path(folder)))
+        return found
+
+    def expected_notebooks(self) -> list[str]:
+        """The notebooks of the assignment, as released (`NAME.ipynb`)."""
+        with Gradebook(self.course.db_url, self.course.course_id) as gb:
+            return sorted(f"{n.name}.ipynb" for n in gb.find_assignment(self.course.assignment_id).notebooks)
 
     def execute_config(self) -> dict:
         """nbgrader's `Execute` settings (the cell timeout, the kernel's arguments), for the workers."""

@@ -19,7 +19,7 @@ class Outcome:
     """One submission's result, as the ledger and the report keep it."""
 
     student: str
-    status: str  # "graded" or "failed"
+    status: str  # "graded", "failed" (could not be graded) or "missing" (no notebook handed in)
     reason: str
     score: float
     max_score: float

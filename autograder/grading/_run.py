@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ._convert import BatchAutograde, Submission, open_course, stopped_notebook
 from ._failures import failure_reason
-from ._ledger import Ledger, Outcome
+from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
 from ._tampering import shadowing
 from ._workers import Runner, on_cluster, on_this_machine
@@ -53,9 +53,9 @@ def _interrupt(*_) -> None:
     raise KeyboardInterrupt
 
 
-def _notes(submission: Submission, prepared: list[tuple[str, str]]) -> str:
-    """What the sanitize step refused to run (`RefuseTampering`) and the handed-in files that were
-    not importable (`shadowing`), as one line for the ledger."""
+def _notes(submission: Submission, prepared: list[tuple[str, str]], expected: list[str]) -> str:
+    """Notebooks not handed in, what the sanitize step refused to run (`RefuseTampering`) and the
+    handed-in files that were not importable (`shadowing`), as one line for the ledger."""
     found = []
     for _, text in prepared:
         try:
@@ -63,6 +63,9 @@ def _notes(submission: Submission, prepared: list[tuple[str, str]]) -> str:
         except ValueError:
             pass
     notes = [f"refused to run {'; '.join(found)}"] if found else []
+    handed_in = {Path(notebook).name for notebook in submission.notebooks}
+    if missing := [name for name in expected if name not in handed_in]:
+        notes.insert(0, f"missing notebook {', '.join(missing)} (no points for it)")
     if shadows := shadowing(submission.folder):
         notes.append(f"not importable while grading (named like an installed module): {', '.join(shadows)}")
     return "; ".join(notes)
@@ -139,7 +142,7 @@ def _grade_all(
     stop: threading.Event,
 ) -> None:
     """Keep every worker busy, one prepared submission ahead; record each as it finishes."""
-    config = converter.execute_config()
+    config, expected = converter.execute_config(), converter.expected_notebooks()
     progress = _progress(run)
     task = progress.add_task("grade", total=len(todo), rate="")
     started, waiting = time.monotonic(), list(todo)
@@ -158,7 +161,7 @@ def _grade_all(
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
                     future = pool.submit(_execute_all, runner, config, prepared)
-                    running[future] = (submission, _notes(submission, prepared))
+                    running[future] = (submission, _notes(submission, prepared, expected))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     submission, notes = running.pop(future)
@@ -216,6 +219,12 @@ def grade(
                 run.skipped.append(submission.student)
             else:
                 todo.append(submission)
+        for student_id, folder in converter.without_notebooks():
+            expected = ", ".join(converter.expected_notebooks())
+            reason = f"missing: {os.path.relpath(folder)} holds no notebook (expected {expected}): nothing to grade"
+            outcome = Outcome(student_id, "missing", reason, 0.0, 0.0, {}, 0.0, fingerprint(folder))
+            run.ledger.record(outcome)
+            run.outcomes.append(outcome)
         limits = dict(notebook_timeout=notebook_timeout, memory_mb=memory_mb)
         if scheduler:
             client, runner, slots = on_cluster(scheduler, run.workers, limits)
