@@ -177,6 +177,30 @@ def _grade_all(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _to_grade(run: GradingRun, converter: BatchAutograde, force: bool) -> list[Submission]:
+    """The submissions to grade (not those graded before and unchanged); folders without a notebook are
+    recorded as missing, as nbgrader leaves them ungraded."""
+    todo = []
+    for submission in converter.submissions:
+        entry = run.ledger.entry(submission.student)
+        if (
+            not force
+            and entry
+            and entry.fingerprint == submission.fingerprint
+            and converter.in_gradebook(submission.student)
+        ):
+            run.skipped.append(submission.student)
+        else:
+            todo.append(submission)
+    for student, folder in converter.without_notebooks():
+        expected = ", ".join(converter.expected_notebooks())
+        reason = f"missing: {os.path.relpath(folder)} holds no notebook (expected {expected}): nothing to grade"
+        outcome = Outcome(student, "missing", reason, 0.0, 0.0, {}, 0.0, fingerprint(folder))
+        run.ledger.record(outcome)
+        run.outcomes.append(outcome)
+    return todo
+
+
 def grade(
     root: Path,
     assignment: str,
@@ -207,24 +231,7 @@ def grade(
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
     try:
         converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
-        todo = []
-        for submission in converter.submissions:
-            entry = run.ledger.entry(submission.student)
-            if (
-                not force
-                and entry
-                and entry.fingerprint == submission.fingerprint
-                and converter.in_gradebook(submission.student)
-            ):
-                run.skipped.append(submission.student)
-            else:
-                todo.append(submission)
-        for student_id, folder in converter.without_notebooks():
-            expected = ", ".join(converter.expected_notebooks())
-            reason = f"missing: {os.path.relpath(folder)} holds no notebook (expected {expected}): nothing to grade"
-            outcome = Outcome(student_id, "missing", reason, 0.0, 0.0, {}, 0.0, fingerprint(folder))
-            run.ledger.record(outcome)
-            run.outcomes.append(outcome)
+        todo = _to_grade(run, converter, force)
         limits = dict(notebook_timeout=notebook_timeout, memory_mb=memory_mb)
         if scheduler:
             client, runner, slots = on_cluster(scheduler, run.workers, limits)

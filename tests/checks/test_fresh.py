@@ -18,18 +18,22 @@ X = jnp.linspace(-2.0, 2.0, 600)
 
 
 def test_remembering_results_gains_nothing():
-    seen = {}
+    seen, calls = {}, []
 
     def remembers(x):
         key = np.asarray(x).tobytes()
+        calls.append(key)
         if key not in seen:
             seen[key] = selu_loop(x)
         return seen[key]
 
     with pytest.raises(ag.CheckFailed, match="ran .* as fast as"):
         ag.check_speedup(remembers, selu_loop, (X,), "selu", required=5.0, works=ANY_VALUE)
-    # Two warm-up calls and nine blocks of at least one call each, every one on a new input.
-    assert len(seen) >= 11, "every timed call should have seen a new input"
+    # Warm-up calls and blocks of at least one call each (fewer if a busy machine uses up the budget).
+    # The calls on the check's own input (the answer's values, the first warm-up) are not timed.
+    timed = [key for key in calls if key != np.asarray(X).tobytes()]
+    assert len(timed) >= 2, f"only {len(timed)} of {len(calls)} calls got an input other than the check's own"
+    assert len(set(timed)) == len(timed), f"{len(timed)} timed calls saw only {len(set(timed))} different inputs"
 
 
 def test_fresh_inputs_differ_in_value_not_in_kind():
