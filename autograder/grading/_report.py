@@ -88,10 +88,10 @@ def summary_table(run: GradingRun) -> Table:
     reasons: dict[str, int] = {}
     for o in run.outcomes:
         if o.status != "graded":
-            key = o.reason.split(":")[0]
+            key = f"failed now: {o.reason.split(':')[0]}" if o.status == "failed" else "no notebook handed in"
             reasons[key] = reasons.get(key, 0) + 1
     for reason, count in sorted(reasons.items()):
-        table.add_row(f"failed now: {reason}", str(count))
+        table.add_row(reason, str(count))
     for problem in sorted({name for o in outcomes for name in o.problems}):
         table.add_row(f"mean score: {problem}", f"{mean_score(outcomes, problem):.2f}")
     return table

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.unit
 OUTCOMES = [
     Outcome("ada", "graded", "", 2.0, 2.0, {"test_a": [1.0, 1.0], "test_b": [1.0, 1.0]}),
     Outcome("bob", "failed", "crashed: <script>alert(1)</script>", 0.5, 2.0, {"test_a": [0.5, 1.0]}),
+    Outcome("cy", "missing", "missing: submitted/cy/03_tracing holds no notebook", 0.0, 0.0, {}),
 ]
 
 
@@ -24,7 +25,7 @@ def run(tmp_path) -> GradingRun:
     run = GradingRun("03_tracing", tmp_path / "grading" / "03_tracing")
     for outcome in OUTCOMES:
         Ledger(run.folder).record(outcome)
-    run.outcomes = [OUTCOMES[1]]
+    run.outcomes = OUTCOMES[1:]
     run.skipped = ["ada"]
     return run
 
@@ -37,7 +38,8 @@ def test_rates_and_means_per_problem():
 def test_csv_has_a_row_per_submission_and_html_escapes_what_students_wrote(run):
     csv_path, html_path = write_report(run)
     rows = list(csv.DictReader(csv_path.open()))
-    assert [r["student"] for r in rows] == ["ada", "bob"]
+    assert [r["student"] for r in rows] == ["ada", "bob", "cy"]
+    assert rows[2]["status"] == "missing" and "holds no notebook" in rows[2]["reason"]
     assert rows[1]["reason"].startswith("crashed") and rows[1]["test_b"] == "0"
     page = html_path.read_text()
     assert "<script>" not in page and "crashed: &lt;script&gt;alert(1)&lt;/script&gt;" in page
@@ -50,3 +52,4 @@ def test_the_summary_says_what_this_run_did(run):
     console.print(summary_table(run))
     text = console.export_text()
     assert "already graded (skipped)" in text and "failed now: crashed" in text and "mean score: test_a" in text
+    assert "no notebook handed in" in text and "failed now: missing" not in text
