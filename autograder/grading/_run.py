@@ -230,13 +230,14 @@ def grade(
     stop, client = threading.Event(), None
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
     try:
-        converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
-        todo = _to_grade(run, converter, force)
+        # First: the forkserver's imports then overlap nbgrader's start-up.
         limits = dict(notebook_timeout=notebook_timeout, memory_mb=memory_mb)
         if scheduler:
             client, runner, slots = on_cluster(scheduler, run.workers, limits)
         else:
             runner, slots = on_this_machine(run.workers, limits, stop)
+        converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
+        todo = _to_grade(run, converter, force)
         _grade_all(run, converter, todo, runner, slots, stop)
     except KeyboardInterrupt:
         run.interrupted = True

@@ -57,6 +57,11 @@ class Execution:
     seconds: float
 
 
+def start_forkserver() -> None:
+    """Start the forkserver now, so that it imports nbformat and nbgrader while the grader starts up too."""
+    multiprocessing.forkserver.ensure_running()
+
+
 def stop_forkserver() -> None:
     """End and reap the forkserver after a batch, so that it and the notebooks it ran count as this process's.
 

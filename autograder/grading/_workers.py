@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import cast
 
 from ._convert import GradingError
-from ._runner import WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes
+from ._runner import WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
 
 # Runs one sanitized notebook (JSON text) with nbgrader's Execute settings, in a folder.
 Runner = Callable[[str, dict, str], Execution]
@@ -22,6 +22,7 @@ def on_this_machine(workers: int, limits: dict, stop: threading.Event) -> tuple[
     free: queue.Queue[int] = queue.Queue()
     for slot in range(slots):
         free.put(cores[slot % len(cores)])
+    start_forkserver()
 
     def here(notebook: str, config: dict, folder: str) -> Execution:
         core = free.get()
