@@ -113,13 +113,14 @@ def nb(score, top=None, manual=None, penalty: object = ...) -> dict[str, object]
     return found if penalty is ... else {**found, "late_submission_penalty": penalty}
 
 
+SLEEPY = fx("timeout.ipynb")  # a cell sleeps 5 s: within nbgrader's default 30 s a cell, not within 3 s
 U, C, P1 = fx("submitted-unchanged.ipynb"), fx("submitted-changed.ipynb"), "p1.ipynb"
 NO_RESPONSE = {("set_a", "p1"): "No response.", ("baz", "p1"): "No response.", ("quux", "p1"): "No response."}
 NONE = dict.fromkeys(NO_RESPONSE)
 AUTOTESTS = {"simple": ("", 1, 1), "hashed": ("hashed_", 1, 1), "multi": ("complex_", 4, 3)}  # prefix, max, right
 LOOPS = {"loop": "infinite-loop.ipynb", "loop_output": "infinite-loop-with-output.ipynb"}
 # Every scenario without options of its own: a student (or notebook) each, one run. A 3 s cell timeout
-# ends the endless loops soon (nbgrader's tests use 1 and 2 s); every other cell takes milliseconds.
+# ends the endless loops soon (nbgrader's tests use 1 and 2 s) and the 5 s sleep; other cells take milliseconds.
 PS1_ARGS = ("--Execute.timeout=3", "--CourseDirectory.student_id_exclude=excluded_bar,excluded_baz")
 PS1 = Plan(
     "ps1",
@@ -132,6 +133,7 @@ PS1 = Plan(
         "relative.ipynb": fx("open_relative_file.ipynb"),
         "data.txt": fx("data.txt"),
         "envvar.ipynb": fx("validating-environment-variable.ipynb"),
+        "sleepy.ipynb": SLEEPY,
         "noexec.ipynb": fx("test.ipynb"),
     },
     {
@@ -157,9 +159,12 @@ PS1 = Plan(
         "envvar_foo": {"envvar.ipynb": fx("validating-environment-variable.ipynb")},
         "no_files": {},
         "noexec_foo": {"noexec.ipynb": fx("test-with-output.ipynb")},
+        "timeout_bar": {"sleepy.ipynb": SLEEPY},
     },
     [
-        Run(PS1_ARGS, scenarios=("grade", "student_id_exclude", "infinite_loop", "missing_files")),
+        Run(PS1_ARGS, scenarios=("grade", "student_id_exclude", "infinite_loop", "missing_files", "autograde_timeout")),
+        # test_autograde_timeout, with the timeout given on the command line: 3 s is too short for the cell.
+        Expect("autograde_timeout", "timeout_bar", {"sleepy.ipynb": True}, {"sleepy": nb(0)}),
         Expect("grade", "grade_foo", {P1: True, "timestamp.txt": False}, {"p1": nb(1, 7, False)}, comments=NO_RESPONSE),
         Expect("grade", "grade_bar", {P1: True, "timestamp.txt": False}, {"p1": nb(2, 7, True)}, comments=NONE),
         *[
@@ -201,13 +206,16 @@ PS1 = Plan(
 HIDDEN = {"foo": "unchanged", "bar": "changed-wrong", "baz": "changed-right"}
 PS_HIDDEN = Plan(
     "ps_hidden",
-    {"hidden.ipynb": fx("test-hidden-tests.ipynb"), "auto.ipynb": fx("autotest-hidden.ipynb")},
+    {"hidden.ipynb": fx("test-hidden-tests.ipynb"), "auto.ipynb": fx("autotest-hidden.ipynb"), "sleepy.ipynb": SLEEPY},
     {
         "hidden_foo": {"hidden.ipynb": lambda course: (course / "release/ps_hidden/hidden.ipynb").read_text()},
         **{f"auto_{s}": {"auto.ipynb": fx(f"autotest-hidden-{f}.ipynb")} for s, f in HIDDEN.items()},
+        "timeout_foo": {"sleepy.ipynb": SLEEPY},
     },
     [
-        Run(scenarios=("hidden_tests_single_notebook", "hidden_tests_autotest")),
+        Run(scenarios=("hidden_tests_single_notebook", "hidden_tests_autotest", "autograde_timeout")),
+        # test_autograde_timeout, the other half: nbgrader's default timeout (30 s a cell) lets it finish.
+        Expect("autograde_timeout", "timeout_foo", {"sleepy.ipynb": True}, {"sleepy": nb(1)}),
         Expect(
             "hidden_tests_single_notebook",
             "hidden_foo",

@@ -88,6 +88,7 @@ _SECONDS = {
     "test_autograde[10_pytrees]": 110,
     "test_autograde[02_immutability]": 105,
     "test_parallel_grades_resume_and_run_on_dask_with_postgresql": 105,
+    "test_jax_course_grade_does_what_nbgrader_autograde_does": 120,
     "test_autograde[11_custom_derivatives]": 105,
     "test_release_submit_grade_and_return_feedback_on_a_jupyterhub": 90,
     f"{_FRESH}[14_ecosystem]": 85,

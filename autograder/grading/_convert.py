@@ -79,6 +79,12 @@ class BatchAutograde(Autograde):
                 found.append((student, Path(folder)))
         return found
 
+    def graded(self, submission: Submission) -> bool:
+        """Whether the gradebook holds the submission and autograded/ its notebooks (deleted ones are graded again)."""
+        dest = Path(self._format_dest(self.course.assignment_id, submission.student))
+        notebooks = all((dest / Path(notebook).name).is_file() for notebook in submission.notebooks)
+        return notebooks and self.in_gradebook(submission.student)
+
     def expected_notebooks(self) -> list[str]:
         """The notebooks of the assignment, as released (`NAME.ipynb`)."""
         with Gradebook(self.course.db_url, self.course.course_id) as gb:

@@ -83,7 +83,10 @@ def run(job: dict) -> None:
     os.dup2(null, 1)
     os.dup2(errors, 2)
     nb = nbformat.read(job["source"], as_version=4)
-    executor = Snapshots(config=Config({"Execute": job["config"]}))
+    # The kernel's sockets are files in the scratch folder: TCP ports, picked free and then bound by
+    # the kernel, can be taken in between by another kernel starting on a busy machine.
+    connection = {"transport": "ipc", "connection_file": str(Path(job["cwd"]) / "kernel.json")}
+    executor = Snapshots(config=Config({"Execute": job["config"], "KernelManager": connection}))
     executor.snapshot = job["snapshot"]
     nb, _ = executor.preprocess(nb, {"metadata": {"path": job["kernel_cwd"]}})
     partial = Path(job["result"]).with_suffix(".partial")

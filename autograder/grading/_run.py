@@ -178,17 +178,12 @@ def _grade_all(
 
 
 def _to_grade(run: GradingRun, converter: BatchAutograde, force: bool) -> list[Submission]:
-    """The submissions to grade (not those graded before and unchanged); folders without a notebook are
-    recorded as missing, as nbgrader leaves them ungraded."""
+    """The submissions to grade: not those graded before, unchanged and still in autograded/. Folders
+    without a notebook are recorded as missing, as nbgrader leaves them ungraded."""
     todo = []
     for submission in converter.submissions:
         entry = run.ledger.entry(submission.student)
-        if (
-            not force
-            and entry
-            and entry.fingerprint == submission.fingerprint
-            and converter.in_gradebook(submission.student)
-        ):
+        if not force and entry and entry.fingerprint == submission.fingerprint and converter.graded(submission):
             run.skipped.append(submission.student)
         else:
             todo.append(submission)

@@ -100,7 +100,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         orphans += left_behind(grader.pid)
         kills.append(len(list(ledger.glob("*.json"))))
     final = subprocess.run(grade, cwd=course, capture_output=True, text=True, timeout=1800)
-    # Exit status 1: some hostile submissions cannot be graded (invalid JSON, timeouts, memory).
+    # Exit status 1, as nbgrader's: some hostile submissions cannot be graded (invalid JSON, timeouts, memory).
     assert final.returncode == 1, final.stdout[-3000:] + final.stderr[-3000:]
     timed = subprocess.run(
         [VENV_BIN / "jax-course", "grade", TIMED_ASSIGNMENT, *limits],
@@ -109,7 +109,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         text=True,
         timeout=900,
     )
-    assert timed.returncode == 1, timed.stdout[-3000:] + timed.stderr[-3000:]
+    assert timed.returncode == 0, timed.stdout[-3000:] + timed.stderr[-3000:]  # every one graded
     try:
         _, stock_log = stock_run.communicate(timeout=1800)
     finally:
