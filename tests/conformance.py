@@ -176,6 +176,8 @@ PS1 = Plan(
         Expect("student_id_exclude", "excluded_foo", {P1: True}, {"p1": nb(1)}),
         *[Expect("student_id_exclude", s, {P1: False}, graded=False) for s in ("excluded_bar", "excluded_baz")],
         Expect("grade_timestamp", "late_foo", {P1: True, "timestamp.txt": LATE}, late=True),
+        # Where jax-course goes further: nbgrader's warnings about a submission are in its report row.
+        Expect("warnings_in_the_report", "late_foo", report={"reason": r"nbgrader: .* seconds late"}, graders=OURS),
         Expect("grade_timestamp", "early_bar", {P1: True, "timestamp.txt": True}, late=False),
         Expect("grade_empty_timestamp", "empty_timestamp", {P1: True, "timestamp.txt": True}, late=False),
         Expect("late_submission_penalty_none", "ontime_none", {}, {"p1": nb(1, penalty=None)}, False),

@@ -16,7 +16,7 @@ import sys as _sys
 # jsonschema imports `rfc3987_syntax`, where installed (jupyter-events installs it), only to check
 # the "iri" string format, which neither nbformat's nor nbgrader's schemas use; building its grammar
 # is most of the time `import nbformat` takes. Without it, jsonschema leaves that format unchecked.
-_sys.modules.setdefault("rfc3987_syntax", None)
+_sys.modules.setdefault("rfc3987_syntax", None)  # pyright: ignore[reportArgumentType] (None: "not installed")
 
 from ._cli import main  # noqa: E402  (after the line above)
 from ._selfcheck import check_my_work, check_notebook  # noqa: E402

@@ -115,7 +115,7 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     if run.interrupted:
         console.print("Stopped. Grades finished so far are saved; run the same command again to grade the rest.")
         return 130
-    # As after `nbgrader autograde`, which tries failed submissions again on every run.
+    # As nbgrader's, whose reruns fail again on what failed; ours keep it failed in the ledger.
     return 1 if any(o.status == "failed" for o in run.ledger.outcomes()) else 0
 
 

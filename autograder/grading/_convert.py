@@ -9,6 +9,7 @@ in the order its `autograde` calls it, but with the notebook run elsewhere in be
 from __future__ import annotations
 
 import glob
+import logging
 import os
 import re
 import shutil
@@ -27,8 +28,11 @@ from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import Execute
 
-from ._failures import check_timestamp
-from ._ledger import fingerprint
+from ._failures import Heard, check_timestamp
+from ._ledger import Outcome, fingerprint
+
+# What nbgrader warned about, since the last `HEARD.take()`.
+HEARD = Heard()
 
 
 class GradingError(Exception):
@@ -79,11 +83,15 @@ class BatchAutograde(Autograde):
                 found.append((student, Path(folder)))
         return found
 
-    def graded(self, submission: Submission) -> bool:
-        """Whether the gradebook holds the submission and autograded/ its notebooks (deleted ones are graded again)."""
+    def done(self, submission: Submission, entry: Outcome | None) -> bool:
+        """Whether the ledger's `entry` still holds: the same files submitted, the gradebook holding the
+        submission and, if it was graded, autograded/ its notebooks (deleted ones are graded again, as
+        nbgrader does). One that could not be graded is not tried again unless it changes."""
+        if entry is None or entry.fingerprint != submission.fingerprint:
+            return False
         dest = Path(self._format_dest(self.course.assignment_id, submission.student))
-        notebooks = all((dest / Path(notebook).name).is_file() for notebook in submission.notebooks)
-        return notebooks and self.in_gradebook(submission.student)
+        there = all((dest / Path(notebook).name).is_file() for notebook in submission.notebooks)
+        return (there or entry.status != "graded") and self.in_gradebook(submission.student)
 
     def expected_notebooks(self) -> list[str]:
         """The notebooks of the assignment, as released (`NAME.ipynb`)."""
@@ -199,7 +207,6 @@ def open_course(assignment: str, *, db_url: str | None, student: str | None, opt
 
     `options` are nbgrader's own command-line options, as `nbgrader autograde` takes them.
     """
-    # Only errors: nbgrader warns about every hidden test ("checksum has changed") by design.
     argv = [assignment, "--log-level=ERROR", *options]
     if db_url:
         argv.append(f"--CourseDirectory.db_url={db_url}")
@@ -211,6 +218,11 @@ def open_course(assignment: str, *, db_url: str | None, student: str | None, opt
         os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
     app = AutogradeApp()
     app.initialize(argv)
+    # The terminal shows errors (or what --log-level asks for: traitlets sets its handler's level); the
+    # report gets the warnings.
+    app.log.setLevel(min(app.log.level, logging.WARNING))
+    if HEARD not in app.log.handlers:
+        app.log.addHandler(HEARD)
     course = cast(CourseDirectory, app.coursedir)
     course.assignment_id = assignment
     converter = BatchAutograde(coursedir=course, parent=app)

@@ -1,7 +1,9 @@
-"""Why a submission could not be graded, in words an instructor can act on (never a bare exception)."""
+"""Why a submission could not be graded, in words an instructor can act on (never a bare exception),
+and what nbgrader warned about while grading it."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import nbformat
@@ -51,3 +53,27 @@ def check_timestamp(folder: Path) -> None:
                 f"bad timestamp: timestamp.txt holds {text[:40]!r}, which is not a date and time (nbgrader reads "
                 "'2026-11-26 13:00:00 UTC'); correct or delete it, then grade again"
             ) from None
+
+
+# Not kept: a changed checksum (nbgrader restores locked cells, and every cell with hidden tests differs
+# from its released copy by design), and a missing notebook (the report's own note names it).
+_SAID_ELSEWHERE = ("Attribute 'checksum'", "No submitted file")
+
+
+class Heard(logging.Handler):
+    """nbgrader's warnings about a submission (late, a missing grade cell, a cell not in the gradebook), kept
+    for the report rather than printed."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.levelno == logging.WARNING and not message.startswith(_SAID_ELSEWHERE):
+            self.messages.append(message.splitlines()[0][:200])
+
+    def take(self) -> list[str]:
+        """The warnings heard since the last call."""
+        taken, self.messages = self.messages, []
+        return taken

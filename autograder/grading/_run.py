@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ._convert import BatchAutograde, Submission, open_course, stopped_notebook
+from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
 from ._failures import failure_reason
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
@@ -54,8 +54,8 @@ def _interrupt(*_) -> None:
 
 
 def _notes(submission: Submission, prepared: list[tuple[str, str]], expected: list[str]) -> str:
-    """Notebooks not handed in, what the sanitize step refused to run (`RefuseTampering`) and the
-    handed-in files that were not importable (`shadowing`), as one line for the ledger."""
+    """Notebooks not handed in, what the sanitize step refused to run (`RefuseTampering`), the
+    handed-in files that were not importable (`shadowing`) and nbgrader's warnings, as one line."""
     found = []
     for _, text in prepared:
         try:
@@ -68,7 +68,7 @@ def _notes(submission: Submission, prepared: list[tuple[str, str]], expected: li
         notes.insert(0, f"missing notebook {', '.join(missing)} (no points for it)")
     if shadows := shadowing(submission.folder):
         notes.append(f"not importable while grading (named like an installed module): {', '.join(shadows)}")
-    return "; ".join(notes)
+    return "; ".join(notes + [f"nbgrader: {warning}" for warning in HEARD.take()])
 
 
 def _record(
@@ -153,6 +153,7 @@ def _grade_all(
             while waiting or running:
                 while waiting and len(running) < slots + 1:
                     submission = waiting.pop(0)
+                    HEARD.take()  # what earlier submissions' grading said
                     try:
                         prepared = converter.prepare(submission)
                     except Exception as error:  # a malformed notebook: recorded, the batch goes on
@@ -178,12 +179,11 @@ def _grade_all(
 
 
 def _to_grade(run: GradingRun, converter: BatchAutograde, force: bool) -> list[Submission]:
-    """The submissions to grade: not those graded before, unchanged and still in autograded/. Folders
-    without a notebook are recorded as missing, as nbgrader leaves them ungraded."""
+    """The submissions to grade: not those done before and unchanged. Folders without a notebook are
+    recorded as missing, as nbgrader leaves them ungraded."""
     todo = []
     for submission in converter.submissions:
-        entry = run.ledger.entry(submission.student)
-        if not force and entry and entry.fingerprint == submission.fingerprint and converter.graded(submission):
+        if not force and converter.done(submission, run.ledger.entry(submission.student)):
             run.skipped.append(submission.student)
         else:
             todo.append(submission)

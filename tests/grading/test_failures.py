@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 import nbformat
 import pytest
 from nbgrader.nbgraderformat import SchemaTooNewError, SchemaTooOldError
 
-from autograder.grading._failures import SubmissionError, check_timestamp, failure_reason
+from autograder.grading._failures import Heard, SubmissionError, check_timestamp, failure_reason
 
 pytestmark = pytest.mark.unit
 
@@ -58,3 +60,15 @@ def test_corrupted_metadata_names_the_validation_problem_not_the_wrapper():
 
 def test_anything_else_is_named_with_its_type_and_first_line():
     assert failure_reason(OSError("disk full\nmore")) == "ungradable: OSError: disk full"
+
+
+def test_nbgrader_s_warnings_are_kept_for_the_report_except_what_the_report_says_otherwise():
+    heard, log = Heard(), logging.getLogger("test_failures.nbgrader")
+    log.addHandler(heard)
+    log.warning("SubmittedAssignment<ps1 for foo> is %s seconds late", 3600.0)
+    log.warning("Attribute 'checksum' for cell test_a has changed! (should be: 1, got: 2)")
+    log.warning("No submitted file: submitted/foo/ps1/p2.ipynb")
+    log.error("There was an error processing assignment")
+    log.removeHandler(heard)
+    assert heard.take() == ["SubmittedAssignment<ps1 for foo> is 3600.0 seconds late"]
+    assert heard.take() == []
