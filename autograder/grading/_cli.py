@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     check = commands.add_parser(
         "check",
-        help="grade your own notebook in a fresh kernel, hidden tests included where solutions/ is at hand",
+        help="grade your own notebook in a fresh kernel, with the course's hidden tests (the package holds them)",
     )
     check.add_argument("notebooks", nargs="+", type=Path, help="exercise notebooks to check")
     badges = commands.add_parser(
