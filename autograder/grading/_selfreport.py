@@ -18,6 +18,7 @@ class ProblemResult:
     points: float
     max_points: float
     message: str
+    timed: bool = False  # its test measures speed (`check_speedup`)
 
     @property
     def passed(self) -> bool:
@@ -58,8 +59,15 @@ class SelfCheck:
                 message = r.message.strip() or "the test did not run"
                 lines += [f"          {line}" for line in message.splitlines()]
         only = "" if self.hidden_tests else " (visible tests only: the hidden tests did not run)"
-        lines += ["", f"Score: {got:g}/{total:g}{only}. Timing checks: {self.timing} ({self.timing_reason})."]
+        # Said only where a test measures speed: elsewhere it is nothing the student can act on.
+        timing = f" Timing checks: {self.timing} ({self.timing_reason})." if any(r.timed for r in self.results) else ""
+        lines += ["", f"Score: {got:g}/{total:g}{only}.{timing}"]
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        # What a notebook echoes after `ag.check_my_work()`, under the report it printed: one line.
+        got, total = self.score
+        return f"<self-check of {self.notebook.name}: {got:g}/{total:g}>"
 
 
 def _problem_names(cells: list[dict]) -> dict[str, str]:
@@ -127,5 +135,6 @@ def read_results(nb: dict, scores: dict[str, float] | None, cell_timeout: float 
         message = _error_message(cell, cell_timeout, stopped)
         full = float(meta.get("points", 0))
         points = scores.get(meta["grade_id"], 0.0) if scores is not None else (0.0 if message else full)
-        results.append(ProblemResult(names[meta["grade_id"]], meta["grade_id"], points, full, message))
+        timed = "check_speedup" in "".join(cell.get("source", ""))
+        results.append(ProblemResult(names[meta["grade_id"]], meta["grade_id"], points, full, message, timed))
     return results

@@ -57,3 +57,14 @@ def test_the_report_shows_the_whole_message_the_test_name_and_what_ran():
     for line in message.splitlines():
         assert f"          {line}" in report
     assert "Score: 0/1 (visible tests only: the hidden tests did not run)." in report
+
+
+def test_timing_is_mentioned_only_where_a_test_measures_speed_and_the_object_echoes_one_line():
+    from autograder.grading._selfreport import SelfCheck
+
+    untimed = notebook(cell("answer", test=False), cell("test_answer", test=True, source="ag.check_close(f(x), y)"))
+    timed = notebook(cell("answer", test=False), cell("test_speed", test=True, source="ag.check_speedup(f, g, (x,))"))
+    for nb, said in ((untimed, False), (timed, True)):
+        check = SelfCheck(Path("04_jit.ipynb"), read_results(nb, None), True, "advisory", "a shared machine")
+        assert ("Timing checks: advisory (a shared machine)." in check.report()) == said, check.report()
+    assert repr(check) == "<self-check of 04_jit.ipynb: 1/1>"
