@@ -126,8 +126,10 @@ class postgres:
         self.bin = found[-1].parent if found else None
 
     def _as_owner(self, *command: str) -> list[str]:
-        # PostgreSQL refuses to run as root: as root, run it as the `postgres` user.
-        return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else list(command)
+        # PostgreSQL refuses to run as root: as root, run it as the `postgres` user (runuser is in
+        # /usr/sbin, which a minimal PATH leaves out).
+        runuser = shutil.which("runuser") or "/usr/sbin/runuser"
+        return [runuser, "-u", "postgres", "--", *command] if os.geteuid() == 0 else list(command)
 
     def __enter__(self) -> str:
         if self.bin is None:
