@@ -71,7 +71,7 @@ class BatchAutograde(Autograde):
                 self.submissions.append(Submission(student, sorted(self.assignments[key]), fingerprint(folder), folder))
 
     def without_notebooks(self) -> list[tuple[str, Path]]:
-        """`(student, folder)` of submitted folders that hold no notebook, which nbgrader leaves ungraded."""
+        """`(student, folder)` of submitted folders that hold no notebook at all, which nbgrader leaves ungraded."""
         pattern = self._format_source("(?P<assignment_id>.*)", "(?P<student_id>.*)", escape=True)
         listed = {s.student for s in self.submissions}
         excluded = self.course.student_id_exclude.split(",") if self.course.student_id_exclude else []
@@ -79,7 +79,8 @@ class BatchAutograde(Autograde):
         for folder in sorted(glob.glob(self._format_source(self.course.assignment_id, self.course.student_id))):
             matched = re.match(pattern, folder)
             student = matched["student_id"] if matched else ""
-            if os.path.isdir(folder) and student and student not in listed and student not in excluded:
+            empty = os.path.isdir(folder) and not any(Path(folder).glob("*.ipynb"))
+            if empty and student and student not in listed and student not in excluded:
                 found.append((student, Path(folder)))
         return found
 

@@ -63,8 +63,8 @@ def _notes(submission: Submission, prepared: list[tuple[str, str]], expected: li
         except ValueError:
             pass
     notes = [f"refused to run {'; '.join(found)}"] if found else []
-    handed_in = {Path(notebook).name for notebook in submission.notebooks}
-    if missing := [name for name in expected if name not in handed_in]:
+    # Looked for in the submitted folder: `--notebook` may leave handed-in notebooks out of this run.
+    if missing := [name for name in expected if not (submission.folder / name).is_file()]:
         notes.insert(0, f"missing notebook {', '.join(missing)} (no points for it)")
     if shadows := shadowing(submission.folder):
         notes.append(f"not importable while grading (named like an installed module): {', '.join(shadows)}")
