@@ -15,6 +15,7 @@ import re
 import shutil
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import cast
 
@@ -57,30 +58,29 @@ class BatchAutograde(Autograde):
         """The course's folders and gradebook URL (a traitlets Instance, typed for the checker)."""
         return cast(CourseDirectory, self.coursedir)
 
+    def _student(self, folder: str) -> str | None:
+        """The student a submitted folder belongs to, or None if `student_id_exclude` leaves them out."""
+        pattern = self._format_source("(?P<assignment_id>.*)", "(?P<student_id>.*)", escape=True)
+        found = re.match(pattern, folder)
+        excluded = self.course.student_id_exclude.split(",") if self.course.student_id_exclude else []
+        return found["student_id"] if found and found["student_id"] not in excluded else None
+
     def convert_notebooks(self) -> None:
         """What `start()` calls: here it only lists the submissions."""
-        pattern = self._format_source("(?P<assignment_id>.*)", "(?P<student_id>.*)", escape=True)
-        excluded = self.course.student_id_exclude.split(",") if self.course.student_id_exclude else []
         self.submissions = []
         for key in sorted(self.assignments):
-            found = re.match(pattern, key)
-            assert found is not None
-            student = found["student_id"]
-            if student not in excluded:
-                folder = Path(self._format_source(found["assignment_id"], student))
+            if (student := self._student(key)) is not None:
+                folder = Path(key)
                 self.submissions.append(Submission(student, sorted(self.assignments[key]), fingerprint(folder), folder))
 
     def without_notebooks(self) -> list[tuple[str, Path]]:
         """`(student, folder)` of submitted folders that hold no notebook at all, which nbgrader leaves ungraded."""
-        pattern = self._format_source("(?P<assignment_id>.*)", "(?P<student_id>.*)", escape=True)
         listed = {s.student for s in self.submissions}
-        excluded = self.course.student_id_exclude.split(",") if self.course.student_id_exclude else []
         found = []
         for folder in sorted(glob.glob(self._format_source(self.course.assignment_id, self.course.student_id))):
-            matched = re.match(pattern, folder)
-            student = matched["student_id"] if matched else ""
+            student = self._student(folder)
             empty = os.path.isdir(folder) and not any(Path(folder).glob("*.ipynb"))
-            if empty and student and student not in listed and student not in excluded:
+            if empty and student and student not in listed:
                 found.append((student, Path(folder)))
         return found
 
@@ -94,8 +94,9 @@ class BatchAutograde(Autograde):
         there = all((dest / Path(notebook).name).is_file() for notebook in submission.notebooks)
         return (there or entry.status != "graded") and self.in_gradebook(submission.student)
 
+    @cached_property
     def expected_notebooks(self) -> list[str]:
-        """The notebooks of the assignment, as released (`NAME.ipynb`)."""
+        """The notebooks of the assignment, as released (`NAME.ipynb`), read from the gradebook once."""
         with Gradebook(self.course.db_url, self.course.course_id) as gb:
             return sorted(f"{n.name}.ipynb" for n in gb.find_assignment(self.course.assignment_id).notebooks)
 

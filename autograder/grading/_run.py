@@ -142,7 +142,7 @@ def _grade_all(
     stop: threading.Event,
 ) -> None:
     """Keep every worker busy, one prepared submission ahead; record each as it finishes."""
-    config, expected = converter.execute_config(), converter.expected_notebooks()
+    config, expected = converter.execute_config(), converter.expected_notebooks
     progress = _progress(run)
     task = progress.add_task("grade", total=len(todo), rate="")
     started, waiting = time.monotonic(), list(todo)
@@ -188,7 +188,7 @@ def _to_grade(run: GradingRun, converter: BatchAutograde, force: bool) -> list[S
         else:
             todo.append(submission)
     for student, folder in converter.without_notebooks():
-        expected = ", ".join(converter.expected_notebooks())
+        expected = ", ".join(converter.expected_notebooks)
         reason = f"missing: {os.path.relpath(folder)} holds no notebook (expected {expected}): nothing to grade"
         outcome = Outcome(student, "missing", reason, 0.0, 0.0, {}, 0.0, fingerprint(folder))
         run.ledger.record(outcome)

@@ -125,13 +125,12 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         student = student_id(case)
         got_ours = ours.get(student, 0.0)
         got_stock = None if spec.get("ours_only") else theirs.get(student, 0.0)
-        reason = entries.get(student, {}).get("reason", "") or "-"
-        rows.append((case, got_stock, got_ours, spec["deserved"], reason))
+        said = entries.get(student, {}).get("reason", "")
+        rows.append((case, got_stock, got_ours, spec["deserved"], said or "-"))
         if got_ours > spec["deserved"] or (got_stock or 0.0) > spec["deserved"]:
             undeserved.append(case)
         if "stock_gets" in spec and got_stock != spec["stock_gets"]:
             undeserved.append(f"{case} (stock nbgrader gave {got_stock}, not {spec['stock_gets']})")
-        said = entries.get(student, {}).get("reason", "")
         unnamed = [name for name in spec.get("report_names", []) if name not in said]
         if unnamed:
             undeserved.append(f"{case} (the report does not name {unnamed})")
