@@ -39,7 +39,8 @@ def kill_tree(pid: int) -> None:
         found = [*root.children(recursive=True), root]
     except psutil.NoSuchProcess:
         found = []
-    for pgid in [pid, *(p.pid for p in found)]:
+    # `pid`'s own group last: a driver ending itself stops at that line.
+    for pgid in [*(p.pid for p in found if p.pid != pid), pid]:
         try:
             os.killpg(pgid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

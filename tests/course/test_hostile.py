@@ -15,6 +15,7 @@ import signal
 import sqlite3
 import subprocess
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,13 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
             pass
 
     ours, theirs = _scores(course), _scores(stock)
+    # Stock ran beside ours and the other tests' graders on 2 cores, where a kernel can die before
+    # replying (jupyter/nbgrader#1230); a submission the two graded differently is graded by stock
+    # once more, alone, and what its first run said goes to the warnings summary.
+    differ = {s for s in theirs if ours.get(s) != theirs.get(s)}
+    if differ:
+        stock_log = _grade_again_alone(stock, differ, stock_log)
+        theirs = _scores(stock)
     entries = {p.stem: json.loads(p.read_text()) for p in (course / "grading").glob("*/done/*.json")}
     rows, undeserved = [], []
     for case, spec in CASES.items():
@@ -146,9 +154,35 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     _check_gradebook(course, {student_id(c) for c in CASES})
     # The killed-and-resumed batch gives what a clean serial run gives, wherever both ran.
     differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s)}
-    assert differ == {}, f"scores differ from the serial run: {differ}\nstock nbgrader said: {stock_log[-3000:]}"
+    said = _said_about(stock_log, differ)
+    assert differ == {}, f"scores differ from the serial run: {differ}\nstock nbgrader said: {said}"
     # Stock nbgrader survived every submission it was given: it graded all of them.
     assert set(theirs) == {student_id(c) for c, s in CASES.items() if not s.get("ours_only")}, stock_log[-3000:]
+
+
+def _grade_again_alone(stock: Path, students: set[str], first_log: str) -> str:
+    """Grade these students' submissions with stock nbgrader again, one at a time; what it said."""
+    said = []
+    for student in sorted(students):
+        case = next(c for c in CASES if student_id(c) == student)
+        command = [VENV_BIN / "nbgrader", "autograde", assignment_of(case), "--student", student, "--force"]
+        said.append(subprocess.run(command, cwd=stock, capture_output=True, text=True, timeout=600).stderr)
+    first = _said_about(first_log, students)
+    warnings.warn(f"stock nbgrader graded {sorted(students)} again, alone; its first run said:\n{first}", stacklevel=2)
+    return "\n".join(said)
+
+
+def _said_about(log: str, students) -> str:
+    """The lines of stock nbgrader's log from its grading of these students' submissions."""
+    everyone = {student_id(case) for case in CASES}
+    said, current = [], None
+    for line in log.splitlines():
+        named = [s for s in everyone if f"/{s}/" in line or f"'{s}'" in line]
+        if named:
+            current = max(named, key=len)
+        if current in students:
+            said.append(line)
+    return "\n".join(said)[-6000:]
 
 
 def _write_report(rows, kills) -> None:
