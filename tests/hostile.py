@@ -264,6 +264,19 @@ CASES: dict[str, dict] = {
     "unlocks the tests as answers": dict(answers={}, edit=_edit_cells(_unlock), deserved=0.0),
     "duplicates a graded cell": dict(answers=REFERENCE, edit=_edit_cells(_duplicate), deserved=FULL),
     "tens of MB of outputs": dict(answers=REFERENCE, edit=_edit_cells(_enormous), deserved=FULL),
+    # Not an attack: honest work that makes a library warn (nbgrader gives 0 to a test cell that writes
+    # to stderr), as scikit-learn's ConvergenceWarning or Flax's deprecations do.
+    "a correct answer that makes JAX warn": dict(
+        answers={
+            **REFERENCE,
+            "pure": REFERENCE["pure"].replace(
+                "    calls = calls + 1", "    x = x.astype(jnp.float64)\n    calls = calls + 1"
+            ),
+        },
+        deserved=FULL,
+        stock_gets=FULL,
+        ours_gets=FULL,
+    ),
     "invalid JSON": dict(raw=b'{"cells": [', deserved=0.0),
     "empty file": dict(raw=b"", deserved=0.0),
     "nbformat v3": dict(raw=_V3, deserved=0.0),
