@@ -2361,6 +2361,21 @@ VARIANTS = {
             "loses": {"test_checkpoint"},
             "bypass": "Orbax's checkpoint format, not the arrays in a NumPy file",
         },
+        # Bypass: a real checkpoint is written, but restore returns a copy kept in memory, keyed by the folder.
+        "checkpoint_kept_in_memory": {
+            "answers": {
+                "checkpoint": "saved = {}\n\n\n"
+                "def save_checkpoint(model, directory):\n"
+                "    checkpointer = ocp.StandardCheckpointer()\n"
+                "    checkpointer.save(directory, nnx.state(model))\n"
+                "    checkpointer.wait_until_finished()\n"
+                "    saved[str(directory)] = nnx.clone(model)\n\n\n"
+                "def restore_checkpoint(directory, make_model):\n"
+                "    return nnx.clone(saved[str(directory)])\n",
+            },
+            "loses": {"test_checkpoint"},
+            "bypass": "restoring reads the checkpoint's files",
+        },
         # Images and labels shuffled with two different orders: every label lands on another image.
         "fit_labels_shuffled": {
             "answers": {
@@ -2422,6 +2437,59 @@ VARIANTS = {
             },
             "loses": {"test_fit"},
             "bypass": "learning from the images and labels fit is given, not from the whole data set",
+        },
+        # Bypass: one order drawn from the key, then the same minibatches in every epoch.
+        "fit_same_order": {
+            "answers": {
+                "fit": "def fit(model, X, y, *, epochs, key):\n"
+                "    optimizer = nnx.Optimizer(model, optax.adam(1e-2), wrt=nnx.Param)\n\n"
+                "    @nnx.jit\n"
+                "    def step(model, optimizer, X, y):\n"
+                "        loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
+                "        optimizer.update(model, grads)\n"
+                "        return loss\n\n"
+                "    history = []\n"
+                "    rows = np.asarray(jax.random.permutation(key, len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
+                "    for epoch in range(epochs):\n"
+                "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
+                "    return history\n",
+            },
+            "loses": {"test_fit"},
+            "bypass": "a new order of the data in every epoch",
+        },
+        # Bypass: scikit-learn's MLPClassifier learns, and its weights are copied into the model; no Optax step.
+        "fit_sklearn_weights": {
+            "answers": {
+                "fit": "def fit(model, X, y, *, epochs, key):\n"
+                "    from sklearn.neural_network import MLPClassifier\n\n"
+                "    hidden = model.hidden.out_features\n"
+                "    learned = MLPClassifier((hidden,), max_iter=300, random_state=0).fit(X.reshape(len(X), -1), y)\n"
+                "    model.hidden.kernel.value = jnp.asarray(learned.coefs_[0], jnp.float32)\n"
+                "    model.hidden.bias.value = jnp.asarray(learned.intercepts_[0], jnp.float32)\n"
+                "    model.out.kernel.value = jnp.asarray(learned.coefs_[1], jnp.float32)\n"
+                "    model.out.bias.value = jnp.asarray(learned.intercepts_[1], jnp.float32)\n"
+                "    return [float(learned.loss_)] * epochs\n",
+            },
+            "loses": {"test_fit"},
+            "bypass": "training the model with an Optax optimiser, not copying another library's weights",
+        },
+        # A learning rate too small to learn in 5 epochs: the loss hardly falls.
+        "fit_learning_rate_too_low": {
+            "answers": {
+                "fit": "def fit(model, X, y, *, epochs, key):\n"
+                "    optimizer = nnx.Optimizer(model, optax.adam(1e-6), wrt=nnx.Param)\n\n"
+                "    @nnx.jit\n"
+                "    def step(model, optimizer, X, y):\n"
+                "        loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
+                "        optimizer.update(model, grads)\n"
+                "        return loss\n\n"
+                "    history = []\n"
+                "    for epoch in range(epochs):\n"
+                "        rows = np.asarray(jax.random.permutation(jax.random.fold_in(key, epoch), len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
+                "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
+                "    return history\n",
+            },
+            "loses": {"test_fit"},
         },
         # Correct, written another way: nnx.Sequential; inject_hyperparams around adamw (its state nests Adam's);
         # a CheckpointManager (a numbered step folder) restoring into nnx.update.
