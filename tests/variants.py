@@ -2035,6 +2035,42 @@ VARIANTS = {
             "answers": {"checked_lookup": "checked_lookup = checkify.checkify(lookup, errors=checkify.index_checks)\n"},
             "loses": {"test_checked_lookup"},
         },
+        # Bypass: no checkify; a pytree of its own with a get() method, built from jnp under jit.
+        "lookup_own_error_class": {
+            "answers": {
+                "checked_lookup": "@jax.tree_util.register_pytree_node_class\n"
+                "class BadId:\n"
+                "    def __init__(self, found, bad):\n"
+                "        self.found, self.bad = found, bad\n\n"
+                "    def get(self):\n"
+                "        return f'bad id {int(self.bad)}' if bool(self.found) else None\n\n"
+                "    def tree_flatten(self):\n"
+                "        return (self.found, self.bad), None\n\n"
+                "    @classmethod\n"
+                "    def tree_unflatten(cls, aux, children):\n"
+                "        return cls(*children)\n\n\n"
+                "def checked_lookup(table, ids):\n"
+                "    wrong = (ids < 0) | (ids >= table.shape[0])\n"
+                "    return BadId(jnp.any(wrong), ids[jnp.argmax(wrong)]), lookup(table, ids)\n",
+            },
+            "loses": {"test_checked_lookup"},
+            "bypass": "checkify's checks and its Error, not an error object of one's own",
+        },
+        # Bypass: checkify's NaN checks name the same primitive, with jax_debug_nans never on; with the flag
+        # already on when it is called, checkify fails inside JAX.
+        "nan_checkify": {
+            "answers": {
+                "nan_source": "def nan_source(f, *args):\n"
+                "    error, _ = checkify.checkify(f, errors=checkify.nan_checks)(*args)\n"
+                "    message = error.get()\n"
+                "    if message is None:\n"
+                "        return None\n"
+                "    found = re.search(r'primitive: (\\w+)', message)\n"
+                "    return found.group(1) if found else message\n",
+            },
+            "loses": {"test_nan_source", "test_nan_flags"},
+            "bypass": "jax_debug_nans, not checkify's nan_checks",
+        },
         # Bypass: guessing from the program instead of running it: the first operation that could make a NaN.
         # It runs f with the flag as it finds it, so with the flag on it raises instead of answering.
         "nan_first_risky_primitive": {
@@ -2088,6 +2124,20 @@ VARIANTS = {
             "answers": {"hottest_op": "def hottest_op(f, *args):\n    return 'ynn_fusion.1'\n"},
             "loses": {"test_hottest_op"},
             "bypass": "the operation with the most time, read from a recorded trace",
+        },
+        # Bypass: no trace at all; the program's text, with the names the failure messages taught. Both hidden
+        # programs hold the same two kinds of work, each the big one in one of them: one answer fits only one.
+        "hottest_from_the_jaxpr": {
+            "answers": {
+                "hottest_op": "def hottest_op(f, *args):\n"
+                "    text = str(jax.make_jaxpr(f)(*args))\n"
+                "    for primitive, op in (('sort', 'sort'), ('conv_general_dilated', 'convolution'), ('dot_general', 'ynn_fusion')):\n"
+                "        if primitive in text:\n"
+                "            return op\n"
+                "    return 'ynn_fusion'\n",
+            },
+            "loses": {"test_hottest_op"},
+            "bypass": "the operation with the most time, read from a recorded trace, not guessed from the program's text",
         },
         # Reads only the line of the Python thread that called f: the device's operations run on other lines (threads),
         # so it names a host event in every run, whatever the timing.

@@ -78,12 +78,14 @@ def check_hottest_op(
     what: str = "hottest_op(f, *args)",
     hint: str | None = None,
     section: str | None = None,
+    reveal: bool = True,
 ) -> None:
     """Check that `hottest_op(f, *args)` names the XLA operation with the most total time in a trace of `jax.jit(f)`.
 
     The check records its own trace (`op_times`, medians per call); the functions graded should have one
     operation that dominates by far. A wrong name is asked for twice more, since the student's trace may
-    have caught a disturbed call. Names compare without XLA's `.N` suffixes.
+    have caught a disturbed call. Names compare without XLA's `.N` suffixes. A hidden test passes
+    `reveal=False`: its failure names no operation of the program, which could be returned instead.
     """
     ranked = sorted(op_times(f, *args).items(), key=lambda item: -item[1])
     top, answer = (ranked[0][0] if ranked else None), ""
@@ -99,6 +101,13 @@ def check_hottest_op(
     table = ", ".join(f"{name} {ns / 1e6:.3f} ms" for name, ns in ranked[:4])
     known = {_base(name) for name, _ in ranked}
     unknown = "" if _base(answer) in known else " It is not an XLA operation of this program."
+    if not reveal:
+        raise CheckFailed(
+            f"{what} returned {answer!r}, which is not the operation with the most time in the check's own trace "
+            f"of the program.{unknown}",
+            hint=hint or "sum each operation's time over the trace's device events; the program's text cannot tell.",
+            section=section,
+        )
     raise CheckFailed(
         f"{what} returned {answer!r}, but the operation with the most time is {top!r} "
         f"(the trace's top operations, per call: {table}).{unknown}",

@@ -81,4 +81,5 @@ def test_warnings_and_log_lines_of_honest_code_go_to_stdout_where_they_cost_no_p
     note = "".join(text for _, text in streams[0])
     assert note.startswith("Note: UserWarning:") and "float64" in note and "costs no points" in note, note
     written = ["a line it logs", "what Orbax logs through absl", "what C++ code writes to stderr", "printed to stderr"]
-    assert [any(w in text for _, text in cell) for w, cell in zip(written, streams[1:], strict=True)] == [True] * 4, streams
+    shown = [any(w in text for _, text in cell) for w, cell in zip(written, streams[1:], strict=True)]
+    assert shown == [True] * 4, streams

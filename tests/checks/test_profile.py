@@ -48,3 +48,12 @@ def test_a_wrong_name_fails_saying_which_op_is_hottest(answer):
 
 def test_suffixes_are_dropped():
     assert _base("sort.0") == "sort" and _base("ynn_fusion.1.2") == "ynn_fusion" and _base("fft") == "fft"
+
+
+@pytest.mark.parametrize("answer", ["dot", "ynn_fusion"])
+def test_a_hidden_tests_failure_names_no_operation_of_the_program(answer):
+    with pytest.raises(ag.CheckFailed) as failed:
+        ag.check_hottest_op(lambda f, *a: answer, sort_heavy, X, S, what="hottest_op on hidden inputs", reveal=False)
+    names = {_base(name) for name in ag.op_times(sort_heavy, X, S)} - {answer}
+    assert "not the operation with the most time" in str(failed.value)
+    assert not [name for name in names if name in str(failed.value)], str(failed.value)
