@@ -2367,6 +2367,19 @@ VARIANTS = {
             },
             "loses": {"test_train_step"},
         },
+        # jax.jit instead of nnx.jit: the step gets copies of the model and optimizer, and the update is lost.
+        "train_step_jax_jit": {
+            "answers": {
+                "train_step": "def loss_fn(model, X, y):\n"
+                "    return optax.softmax_cross_entropy_with_integer_labels(model(X), y).mean()\n\n\n"
+                "@jax.jit\n"
+                "def train_step(model, optimizer, X, y):\n"
+                "    loss, grads = nnx.value_and_grad(loss_fn)(model, X, y)\n"
+                "    optimizer.update(model, grads)\n"
+                "    return loss\n",
+            },
+            "loses": {"test_train_step"},
+        },
         # Only the parameters saved: BatchNorm's running statistics come back as make_model()'s fresh ones.
         "checkpoint_params_only": {
             "answers": {

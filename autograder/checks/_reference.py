@@ -58,11 +58,18 @@ def load_reference(problem: str, root: Path | None = None) -> tuple[list[np.ndar
 
 
 def check_reference(
-    actual: Any, problem: str, *, what: str = "your result", inputs: Any = None, section: str | None = None
+    actual: Any,
+    problem: str,
+    *,
+    what: str = "your result",
+    inputs: Any = None,
+    hint: str | None = None,
+    section: str | None = None,
 ) -> None:
     """Check `actual` against the stored reference output of `problem` (`"01_arrays/softmax"`).
 
-    When the solutions are being recorded, store `actual` instead. `inputs` as for `check_close`.
+    When the solutions are being recorded, store `actual` instead. `inputs` as for `check_close`;
+    `hint`, what to try when the values differ.
     """
     if _RECORD_DIR is not None:
         if problem in _RECORDED:
@@ -88,4 +95,4 @@ def check_reference(
             hint="return exactly the containers and keys the exercise asks for, with arrays as leaves.",
             section=section,
         )
-    _compare_leaves(what, act_paths, act_leaves, leaves, kinds, None, None, section, input_magnitude(inputs))
+    _compare_leaves(what, act_paths, act_leaves, leaves, kinds, None, None, section, input_magnitude(inputs), hint)

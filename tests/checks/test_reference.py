@@ -35,6 +35,8 @@ def test_check_reference_compares_with_the_stored_file(tmp_path, monkeypatch):
         ag.check_reference({"y": jnp.array([1.0, 2.5])}, "demo/out", what="result")
     with pytest.raises(ag.CheckFailed, match="wrong structure"):
         ag.check_reference(jnp.array([1.0, 2.0]), "demo/out", what="result")
+    with pytest.raises(ag.CheckFailed, match=r"(?s)differs.*Try: chain them in this order"):
+        ag.check_reference({"y": jnp.array([1.0, 2.5])}, "demo/out", what="result", hint="chain them in this order")
 
 
 def test_references_recorded_under_another_seed_are_refused(tmp_path, monkeypatch):
