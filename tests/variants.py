@@ -6,6 +6,29 @@ cells must keep full points. Together they prove that each timed or structural
 problem costs its points, and only its points, for the mistakes it targets.
 """
 
+# Set 14's `fit` answers share all but a line or two: Adam at `learning_rate` in an nnx.jit step, then
+# `epochs`, the loop that fills `history`; `before` goes first (which data it trains on).
+_EACH_EPOCH_A_NEW_ORDER = (
+    "    for epoch in range(epochs):\n"
+    "        rows = np.asarray(jax.random.permutation(jax.random.fold_in(key, epoch), len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
+    "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
+)
+
+
+def _fit(*, before: str = "", learning_rate: str = "1e-2", epochs: str = _EACH_EPOCH_A_NEW_ORDER) -> str:
+    return (
+        "def fit(model, X, y, *, epochs, key):\n"
+        + before
+        + f"    optimizer = nnx.Optimizer(model, optax.adam({learning_rate}), wrt=nnx.Param)\n\n"
+        "    @nnx.jit\n"
+        "    def step(model, optimizer, X, y):\n"
+        "        loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
+        "        optimizer.update(model, grads)\n"
+        "        return loss\n\n"
+        "    history = []\n" + epochs + "    return history\n"
+    )
+
+
 VARIANTS = {
     "01_arrays": {
         "standardize_sample_std": {
@@ -2442,20 +2465,13 @@ VARIANTS = {
         # Images and labels shuffled with two different orders: every label lands on another image.
         "fit_labels_shuffled": {
             "answers": {
-                "fit": "def fit(model, X, y, *, epochs, key):\n"
-                "    optimizer = nnx.Optimizer(model, optax.adam(1e-2), wrt=nnx.Param)\n\n"
-                "    @nnx.jit\n"
-                "    def step(model, optimizer, X, y):\n"
-                "        loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
-                "        optimizer.update(model, grads)\n"
-                "        return loss\n\n"
-                "    history = []\n"
-                "    for epoch in range(epochs):\n"
-                "        key_X, key_y = jax.random.split(jax.random.fold_in(key, epoch))\n"
-                "        rows_X = np.asarray(jax.random.permutation(key_X, len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
-                "        rows_y = np.asarray(jax.random.permutation(key_y, len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
-                "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[a], y[b]) for a, b in zip(rows_X, rows_y)]))))\n"
-                "    return history\n",
+                "fit": _fit(
+                    epochs="    for epoch in range(epochs):\n"
+                    "        key_X, key_y = jax.random.split(jax.random.fold_in(key, epoch))\n"
+                    "        rows_X = np.asarray(jax.random.permutation(key_X, len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
+                    "        rows_y = np.asarray(jax.random.permutation(key_y, len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
+                    "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[a], y[b]) for a, b in zip(rows_X, rows_y)]))))\n"
+                ),
             },
             "loses": {"test_fit"},
         },
@@ -2463,19 +2479,7 @@ VARIANTS = {
         # test, which passes those very arrays; the hidden test, with the labels renamed, catches it.
         "fit_hardcoded": {
             "answers": {
-                "fit": "def fit(model, X, y, *, epochs, key):\n"
-                "    X, y = X_train, y_train\n"
-                "    optimizer = nnx.Optimizer(model, optax.adam(1e-2), wrt=nnx.Param)\n\n"
-                "    @nnx.jit\n"
-                "    def step(model, optimizer, X, y):\n"
-                "        loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
-                "        optimizer.update(model, grads)\n"
-                "        return loss\n\n"
-                "    history = []\n"
-                "    for epoch in range(epochs):\n"
-                "        rows = np.asarray(jax.random.permutation(jax.random.fold_in(key, epoch), len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
-                "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
-                "    return history\n",
+                "fit": _fit(before="    X, y = X_train, y_train\n"),
             },
             "loses": {"test_fit"},
         },
@@ -2483,20 +2487,10 @@ VARIANTS = {
         # it is given: above the floor on the visible test, and near zero when the hidden test renames the labels.
         "fit_all_digits": {
             "answers": {
-                "fit": "def fit(model, X, y, *, epochs, key):\n"
-                "    X = (load_digits().images / 16.0).astype(np.float32)[..., None]\n"
-                "    y = load_digits().target.astype(np.int32)\n"
-                "    optimizer = nnx.Optimizer(model, optax.adam(1e-2), wrt=nnx.Param)\n\n"
-                "    @nnx.jit\n"
-                "    def step(model, optimizer, X, y):\n"
-                "        loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
-                "        optimizer.update(model, grads)\n"
-                "        return loss\n\n"
-                "    history = []\n"
-                "    for epoch in range(epochs):\n"
-                "        rows = np.asarray(jax.random.permutation(jax.random.fold_in(key, epoch), len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
-                "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
-                "    return history\n",
+                "fit": _fit(
+                    before="    X = (load_digits().images / 16.0).astype(np.float32)[..., None]\n"
+                    "    y = load_digits().target.astype(np.int32)\n"
+                ),
             },
             "loses": {"test_fit"},
             "bypass": "learning from the images and labels fit is given, not from the whole data set",
@@ -2504,18 +2498,11 @@ VARIANTS = {
         # Bypass: one order drawn from the key, then the same minibatches in every epoch.
         "fit_same_order": {
             "answers": {
-                "fit": "def fit(model, X, y, *, epochs, key):\n"
-                "    optimizer = nnx.Optimizer(model, optax.adam(1e-2), wrt=nnx.Param)\n\n"
-                "    @nnx.jit\n"
-                "    def step(model, optimizer, X, y):\n"
-                "        loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
-                "        optimizer.update(model, grads)\n"
-                "        return loss\n\n"
-                "    history = []\n"
-                "    rows = np.asarray(jax.random.permutation(key, len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
-                "    for epoch in range(epochs):\n"
-                "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
-                "    return history\n",
+                "fit": _fit(
+                    epochs="    rows = np.asarray(jax.random.permutation(key, len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
+                    "    for epoch in range(epochs):\n"
+                    "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
+                ),
             },
             "loses": {"test_fit"},
             "bypass": "a new order of the data in every epoch",
@@ -2539,18 +2526,7 @@ VARIANTS = {
         # A learning rate too small to learn in 5 epochs: the loss hardly falls.
         "fit_learning_rate_too_low": {
             "answers": {
-                "fit": "def fit(model, X, y, *, epochs, key):\n"
-                "    optimizer = nnx.Optimizer(model, optax.adam(1e-6), wrt=nnx.Param)\n\n"
-                "    @nnx.jit\n"
-                "    def step(model, optimizer, X, y):\n"
-                "        loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
-                "        optimizer.update(model, grads)\n"
-                "        return loss\n\n"
-                "    history = []\n"
-                "    for epoch in range(epochs):\n"
-                "        rows = np.asarray(jax.random.permutation(jax.random.fold_in(key, epoch), len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
-                "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
-                "    return history\n",
+                "fit": _fit(learning_rate="1e-6"),
             },
             "loses": {"test_fit"},
         },
