@@ -98,7 +98,6 @@ def check_hottest_op(
             raise CheckFailed(message, hint=hint, section=section)
         if top is not None and _base(answer) == _base(top):
             return
-    table = ", ".join(f"{name} {ns / 1e6:.3f} ms" for name, ns in ranked[:4])
     known = {_base(name) for name, _ in ranked}
     unknown = "" if _base(answer) in known else " It is not an XLA operation of this program."
     if not reveal:
@@ -108,6 +107,7 @@ def check_hottest_op(
             hint=hint or "sum each operation's time over the trace's device events; the program's text cannot tell.",
             section=section,
         )
+    table = ", ".join(f"{name} {ns / 1e6:.3f} ms" for name, ns in ranked[:4])
     raise CheckFailed(
         f"{what} returned {answer!r}, but the operation with the most time is {top!r} "
         f"(the trace's top operations, per call: {table}).{unknown}",
