@@ -17,6 +17,9 @@ import nbformat
 import psutil
 from nbgrader.preprocessors import Execute
 from traitlets.config import Config
+from traitlets.utils.importstring import import_item
+
+from . import kernels
 
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -74,7 +77,6 @@ def run(job: dict) -> None:
     # Orphans of the kernel (a submission's forks) stay under this driver, so the kill finds them;
     # no library sets this Linux process attribute.
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    threading.Thread(target=_die_with, args=(job["grader"],), daemon=True).start()
     if job["core"] is not None:
         os.sched_setaffinity(0, {job["core"]})
     os.chdir(job["cwd"])
@@ -83,11 +85,16 @@ def run(job: dict) -> None:
     errors = os.open(job["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.dup2(null, 1)
     os.dup2(errors, 2)
+    # While this process has one thread: the kernel's nursery, forked with what the forkserver imported.
+    kernels.prepare()
+    threading.Thread(target=_die_with, args=(job["grader"],), daemon=True).start()
     nb = nbformat.read(job["source"], as_version=4)
     # The kernel's sockets are files in the scratch folder: TCP ports, picked free and then bound by
     # the kernel, can be taken in between by another kernel starting on a busy machine.
     connection = {"transport": "ipc", "connection_file": str(Path(job["cwd"]) / "kernel.json")}
-    executor = Snapshots(config=Config({"Execute": job["config"], "KernelManager": connection}))
+    config = dict(job["config"])
+    manager = import_item(config.pop("kernel_manager_class", "jupyter_client.manager.AsyncKernelManager"))
+    executor = Snapshots(config=Config({"Execute": config, "KernelManager": connection}), kernel_manager_class=manager)
     executor.snapshot = job["snapshot"]
     nb, _ = executor.preprocess(nb, {"metadata": {"path": job["kernel_cwd"]}})
     partial = Path(job["result"]).with_suffix(".partial")

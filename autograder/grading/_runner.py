@@ -24,6 +24,7 @@ from pathlib import Path
 import psutil
 
 from . import _driver
+from ._nursery import PRELOAD
 
 # Each worker's kernel computes on one core: workers that fight over cores make timing
 # checks (ratios measured in one process) unfair. XLA honours these flags on CPU.
@@ -42,7 +43,8 @@ _POLL_SECONDS = 0.2
 GRADED_BY = "JAXCOURSE_GRADED_BY"
 
 _forkserver = multiprocessing.get_context("forkserver")
-_forkserver.set_forkserver_preload([_driver.__name__])
+# The kernels' libraries too: each driver forks its kernel's nursery from what the forkserver imported.
+_forkserver.set_forkserver_preload([_driver.__name__, *PRELOAD])
 _starting = threading.Lock()
 
 
@@ -58,8 +60,18 @@ class Execution:
 
 
 def start_forkserver() -> None:
-    """Start the forkserver now, so that it imports nbformat and nbgrader while the grader starts up too."""
-    multiprocessing.forkserver.ensure_running()
+    """Start the forkserver now, so that it imports nbformat, nbgrader and the kernels' libraries while
+    the grader starts up too; with the kernels' thread limits, which those libraries read on import."""
+    saved = {name: os.environ.get(name) for name in THREAD_LIMITS}
+    os.environ.update(THREAD_LIMITS)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def stop_forkserver() -> None:
@@ -85,10 +97,19 @@ def _resident_mb(process: psutil.Process) -> float:
         return 0.0
     for member in tree:
         try:
-            total += member.memory_info().rss
+            total += _proportional_bytes(member)
         except psutil.NoSuchProcess:
             pass
     return total / 2**20
+
+
+def _proportional_bytes(process: psutil.Process) -> int:
+    """Memory a process uses, its share of pages it shares with others counted once (the driver, the
+    kernel's nursery and the kernel share their libraries' pages); resident memory where that is unknown."""
+    try:
+        return process.memory_full_info().pss
+    except (psutil.AccessDenied, AttributeError):
+        return process.memory_info().rss
 
 
 def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Event | None) -> str | None:

@@ -1,0 +1,192 @@
+"""Warm kernels, for every path that runs a notebook (`nbgrader_config.py` names `WarmExecute`).
+
+Each notebook still gets a fresh kernel of its own, so no verdict depends on what ran before;
+the kernel is forked from a nursery (`_nursery.py`) that imported NumPy, JAX, ipykernel and the
+checks once, instead of a new interpreter importing them again. Measured here: a kernel ready and
+done with a first JAX sum in about half the time of a cold start (`bench/selfcheck_time.py`).
+
+Why a kernel manager, not a provisioner or a pool: nbclient takes a manager class directly, and a
+fork needs no kernels kept idle. A provisioner would be chosen by the kernelspec or a variable of
+the environment, not by the course's nbgrader config, and a pool keeps kernels started before the
+grader knows the folder and environment each needs.
+
+Anything that keeps the fork from working (another kernel than this Python's ipykernel, a nursery
+that cannot start or a kernel that dies before it is ready) starts the kernel cold, as nbgrader
+would, and says so once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import psutil
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_client.provisioning.local_provisioner import LocalProvisioner
+from nbgrader.preprocessors import Execute
+from traitlets import List, Unicode
+
+from ._nursery import PRELOAD, Nursery, NurseryError, import_key
+
+_nurseries: dict[tuple, Nursery] = {}
+_lock = threading.Lock()
+_said_cold = False
+
+
+class WarmKernelManager(AsyncKernelManager):
+    """A kernel manager whose Python kernels are forked warm; any other kernel starts as usual."""
+
+    preload = List(Unicode(), default_value=list(PRELOAD), help="Modules kernels import before their first cell").tag(
+        config=True
+    )
+
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:
+        pid = await self._forked_kernel(kernel_cmd, kw)
+        if pid is None:
+            await super()._async_launch_kernel(kernel_cmd, **kw)
+            return
+        provisioner = self.provisioner
+        assert isinstance(provisioner, LocalProvisioner)
+        provisioner.process = _Forked(pid)  # pyright: ignore[reportAttributeAccessIssue] (Popen's interface)
+        provisioner.pid = provisioner.pgid = pid
+        provisioner.cwd = kw.get("cwd") or os.getcwd()
+        self._reconcile_connection_info(provisioner.connection_info)
+
+    async def _forked_kernel(self, kernel_cmd: list[str], kw: dict) -> int | None:
+        global _said_cold
+        if not _is_this_pythons_ipykernel(kernel_cmd) or type(self.provisioner) is not LocalProvisioner:
+            return None
+        env = dict(kw.get("env") or os.environ)
+        if not kw.get("independent"):
+            env["JPY_PARENT_PID"] = str(os.getpid())  # as jupyter_client's launcher sets it
+        opened: list[int] = []
+        try:
+            streams = [_fileno(kw.get("stdout"), 1, opened), _fileno(kw.get("stderr"), 2, opened)]
+            nursery = await asyncio.to_thread(_nursery_for, env, tuple(self.preload))
+            return await asyncio.to_thread(
+                nursery.start_kernel, kernel_cmd[3:], str(kw.get("cwd") or os.getcwd()), env, streams
+            )
+        except (NurseryError, OSError, ValueError) as error:
+            if not _said_cold:
+                _said_cold = True
+                self.log.warning("Kernels start cold, not forked warm: %s", error)
+            return None
+        finally:
+            for fd in opened:
+                os.close(fd)
+
+
+class WarmExecute(Execute):
+    """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("kernel_manager_class", WarmKernelManager)
+        super().__init__(*args, **kwargs)
+
+
+def prepare() -> None:
+    """Fork a nursery from this process now, if it has imported what kernels need and is a safe parent
+    (a grading driver, forked from a server that imported them); otherwise one is spawned on demand."""
+    try:
+        nursery = Nursery.fork_here()
+    except NurseryError:
+        return
+    if nursery is not None:
+        with _lock:
+            _nurseries[nursery.key] = nursery
+
+
+def _nursery_for(env: dict[str, str], preload: tuple[str, ...]) -> Nursery:
+    key = import_key(env)
+    with _lock:
+        nursery = _nurseries.get(key)
+        if nursery is None or not nursery.alive():
+            nursery = _nurseries[key] = Nursery.spawn(env, preload)
+        return nursery
+
+
+def _is_this_pythons_ipykernel(cmd: list[str]) -> bool:
+    if len(cmd) < 3 or cmd[1:3] != ["-m", "ipykernel_launcher"]:
+        return False
+    try:
+        return os.path.samefile(cmd[0], sys.executable)
+    except OSError:
+        return False
+
+
+def _fileno(stream, default: int, opened: list[int]) -> int:
+    """The descriptor a kernel's stream goes to (a pipe, which a cold start would make, is not offered)."""
+    if stream is None:
+        return default
+    if stream == subprocess.DEVNULL:
+        opened.append(os.open(os.devnull, os.O_WRONLY))
+        return opened[-1]
+    if isinstance(stream, int):
+        if stream >= 0:
+            return stream
+    elif hasattr(stream, "fileno"):
+        return stream.fileno()
+    raise ValueError(f"a kernel stream of {stream!r} cannot be handed to a forked kernel")
+
+
+class _Forked:
+    """What `LocalProvisioner` needs of a `Popen`, for a kernel this process did not start itself."""
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, pid: int):
+        self.pid, self.returncode = pid, None
+        try:
+            self._process: psutil.Process | None = psutil.Process(pid)
+        except psutil.NoSuchProcess:
+            self._process, self.returncode = None, 0
+
+    def poll(self) -> int | None:
+        if self.returncode is None and self._process is not None:
+            try:
+                ended = not self._process.is_running() or self._process.status() == psutil.STATUS_ZOMBIE
+            except psutil.NoSuchProcess:
+                ended = True
+            if ended:
+                self.returncode = 0  # reaped by the nursery, which alone could know the status
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"kernel {self.pid} still running")
+            time.sleep(0.02)
+        return 0
+
+    def send_signal(self, signum: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+
+def _forget() -> None:
+    """In a forked child: the nurseries are the parent's; close this copy of their channels."""
+    for nursery in _nurseries.values():
+        nursery.channel.close()
+    _nurseries.clear()
+
+
+def _close_all() -> None:
+    for nursery in _nurseries.values():
+        nursery.close()
+
+
+os.register_at_fork(after_in_child=_forget)
+atexit.register(_close_all)

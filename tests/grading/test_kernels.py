@@ -1,0 +1,113 @@
+"""Warm kernels: forked, fresh for every notebook, and a cold start whenever the fork cannot be had."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from autograder._config import GUARD_ARGUMENTS
+from autograder.grading import _nursery, kernels
+from autograder.grading._runner import THREAD_LIMITS, execute_submission, start_forkserver
+
+pytestmark = pytest.mark.grading
+
+# What a kernel reports about itself: forked (its command line is its nursery's, not ipykernel's
+# launcher's), its process, and whatever an earlier notebook may have left behind.
+REPORT = """\
+import json, os, sys, psutil, numpy as np
+print(json.dumps({
+    "forked": "ipykernel_launcher" not in " ".join(psutil.Process().cmdline()),
+    "pid": os.getpid(),
+    "cwd": os.getcwd(),
+    "left_global": "left_behind" in globals(),
+    "left_in_module": hasattr(json, "left_behind"),
+    "guarded": sys.modules["autograder.checks._guard"].guarded(),
+    "draw": float(np.random.rand()),
+    "mark": os.environ.get("JAXCOURSE_TEST_MARK"),
+    "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
+}))
+"""
+LEAVE = "left_behind = 1\nimport json\njson.left_behind = 1\nimport jax.numpy as jnp\nfloat(jnp.ones(3).sum())"
+
+
+def _run(tmp_path, *sources: str) -> dict:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in sources])
+    client = NotebookClient(
+        nb,
+        timeout=120,
+        kernel_manager_class=kernels.WarmKernelManager,
+        extra_arguments=GUARD_ARGUMENTS,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute(env={**os.environ, "JAXCOURSE_TEST_MARK": "mine"})
+    return json.loads(nb.cells[-1].outputs[0]["text"])
+
+
+def test_two_notebooks_one_after_the_other_get_fresh_forked_kernels_that_share_nothing(tmp_path):
+    first = _run(tmp_path, LEAVE, REPORT)
+    second = _run(tmp_path, REPORT)
+    assert first["forked"] and second["forked"], "kernels started cold"
+    assert first["left_global"] and first["left_in_module"]
+    assert not second["left_global"], "a global of the notebook before is still there"
+    assert not second["left_in_module"], "a module changed by the notebook before is still changed"
+    assert first["pid"] != second["pid"]
+    assert first["draw"] != second["draw"], "both kernels drew the same NumPy random numbers"
+    assert second["cwd"] == str(tmp_path) and second["mark"] == "mine" and second["guarded"]
+
+
+def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, monkeypatch, caplog):
+    def broken(env, preload):
+        raise _nursery.NurseryError("the kernel nursery did not finish importing its libraries")
+
+    monkeypatch.setattr(kernels, "_nursery_for", broken)
+    monkeypatch.setattr(kernels, "_said_cold", False)
+    with caplog.at_level(logging.WARNING):
+        first = _run(tmp_path, LEAVE, REPORT)
+        second = _run(tmp_path, REPORT)
+    assert not first["forked"] and not second["forked"]
+    assert first["left_global"] and not second["left_global"]
+    said = [r.getMessage() for r in caplog.records if "start cold" in r.getMessage()]
+    assert said == ["Kernels start cold, not forked warm: the kernel nursery did not finish importing its libraries"]
+
+
+def test_a_kernel_that_dies_while_starting_is_reported_and_leaves_nothing(tmp_path):
+    nursery = _nursery.Nursery.spawn(dict(os.environ))
+    try:
+        with pytest.raises(_nursery.NurseryError, match="died before it was ready"):
+            # A connection file that cannot be written: the kernel's start fails.
+            nursery.start_kernel(["-f", "/proc/no-such-folder/kernel.json"], str(tmp_path), dict(os.environ), [1, 2])
+        assert nursery.alive(), "one failed kernel ended its nursery"
+    finally:
+        nursery.close()
+    assert not nursery.alive()
+
+
+def test_a_kernel_whose_environment_libraries_read_on_import_differs_gets_its_own_nursery():
+    assert _nursery.import_key({"OPENBLAS_NUM_THREADS": "1", "HOME": "/a"}) == _nursery.import_key(
+        {"OPENBLAS_NUM_THREADS": "1", "HOME": "/b"}
+    )
+    assert _nursery.import_key({"XLA_FLAGS": "--xla_force_host_platform_device_count=8"}) != _nursery.import_key({})
+
+
+def test_a_graded_notebook_runs_in_a_kernel_forked_in_its_own_folder(tmp_path):
+    start_forkserver()
+    folder = tmp_path / "autograded"
+    folder.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(REPORT)])
+    config = {
+        "timeout": 60,
+        "extra_arguments": GUARD_ARGUMENTS,
+        "kernel_manager_class": f"{kernels.WarmKernelManager.__module__}.WarmKernelManager",
+    }
+    done = execute_submission(
+        nbformat.writes(nb), folder=str(folder), execute_config=config, notebook_timeout=120, memory_mb=4000
+    )
+    assert done.failure is None, done.failure
+    report = json.loads(nbformat.reads(done.notebook, as_version=4).cells[0].outputs[0]["text"])
+    assert report["forked"] and report["cwd"] == str(folder) and report["guarded"]
+    assert report["blas_threads"] == THREAD_LIMITS["OPENBLAS_NUM_THREADS"]
