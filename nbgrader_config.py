@@ -14,8 +14,7 @@ from nbgrader.preprocessors import (
 )
 
 from autograder._config import GUARD_ARGUMENTS
-from autograder.grading.kernels import WarmExecute
-from autograder.grading.plugins import LmsCollector, RefuseTampering, ShortenTestErrors
+from autograder.grading.plugins import LmsCollector, RefuseTampering, ShortenTestErrors, WarmExecute
 
 c = get_config()  # noqa: F821  (nbgrader provides it)
 

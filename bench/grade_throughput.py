@@ -6,7 +6,8 @@ that raise, answers that hang (`while True: pass`) and one malformed notebook (i
 JSON). Both graders get the same per-cell timeout (`c.Execute.timeout`, appended to the
 bench course's nbgrader_config.py) and grade identical copies of the course, one after
 the other. It prints the wall-clock time of each whole command, submissions per minute,
-the ratio ours/stock per worker count, and whether every score (per student, per test
+the ratio stock/ours per worker count (stock with the course's config, whose kernels are forked
+warm; stock with nbgrader's own cold kernels is the first row), and whether every score (per student, per test
 cell, read from each gradebook) is identical. A benchmark, not a test: it always exits 0.
 
 Run from the checkout (about 10-20 minutes on 2 cores):
@@ -186,6 +187,14 @@ def main() -> int:
     def fresh_copy(name: str) -> Path:
         return Path(shutil.copytree(base, folder / name))
 
+    # What the course's config alone buys a user of stock nbgrader: the same grader with nbgrader's own
+    # Execute step (each kernel a new interpreter) instead of the config's warm kernels.
+    cold_course = fresh_copy("stock-cold")
+    with open(cold_course / "nbgrader_config.py", "a") as f:
+        f.write('c.Autograde.autograde_preprocessors = Autograde.class_traits()["autograde_preprocessors"].default()\n')
+    cold_s, _, cold_done = run_timed(["nbgrader", "autograde", assignment, "--force"], cold_course)
+    print(f"stock nbgrader autograde, cold kernels (nbgrader's Execute): {cold_s:.1f} s, exit {cold_done.returncode}")
+
     stock_course = fresh_copy("stock")
     stock_s, stock_others, done = run_timed(["nbgrader", "autograde", assignment, "--force"], stock_course)
     stock_rate = 60 * len(batch) / stock_s
@@ -237,7 +246,12 @@ def main() -> int:
     )
     print(f"\n{len(batch)} submissions of {assignment}, cell timeout {args.cell_timeout} s")
     print(f"{'grader':<22}{'seconds':>9}{'subs/min':>10}{'ratio':>8}  identical  others' cores")
-    print(f"{'stock nbgrader':<22}{stock_s:>9.1f}{stock_rate:>10.2f}{1:>8.2f}  -{stock_others:>20.2f}")
+    cold_diffs = compare(stock_scores, read_scores(cold_course, assignment), students, tests)
+    print(
+        f"{'stock, cold kernels':<22}{cold_s:>9.1f}{60 * len(batch) / cold_s:>10.2f}{stock_s / cold_s:>8.2f}"
+        f"  {'yes' if not cold_diffs else 'NO ':<3}"
+    )
+    print(f"{'stock, course config':<22}{stock_s:>9.1f}{stock_rate:>10.2f}{1:>8.2f}  -{stock_others:>20.2f}")
     for w, seconds, rate, ratio, same, others in rows:
         print(
             f"{f'jax-course, {w} worker' + 's' * (w > 1):<22}{seconds:>9.1f}{rate:>10.2f}{ratio:>8.2f}"

@@ -1,5 +1,11 @@
-"""How long a self-learner waits for `jax-course check` on slow, looping answers, per exercise set.
+"""How long a self-learner waits for `jax-course check`: its start-up, then slow answers per set.
 
+First, the check of set 02 untouched and answered with the reference, in a clone of the course and
+in a copy elsewhere, each as a new `jax-course check` process, next to a bare
+`python -c "import jax, jax.numpy, nbformat"` in the same run: the median of 3 each, and the ratio
+(issue 30 asks for at most 2).
+
+Then, per set:
 For each set, a copy named notebook.ipynb far from the repository (as on Colab) gets, in every
 answer cell, the first wrong variant of tests/variants.py whose name says it is slow (a
 loop, eager, NumPy, not parallel, a full Hessian ...), the reference elsewhere; 05_vmap also
@@ -7,11 +13,15 @@ gets a jitted double Python loop over all pairs. It prints each check's wall-clo
 how many tests passed. A benchmark, not a test: it always exits 0. Issue 21 asks for at most
 60 s each on a 2-core machine.
 
-    .venv/bin/python bench/selfcheck_time.py [05_vmap 07_prng ...]
+    .venv/bin/python bench/selfcheck_time.py [05_vmap 07_prng ... | startup]
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -53,7 +63,46 @@ def slow_answers(assignment: str) -> dict[str, str]:
     return answers
 
 
+STARTUP_SET = "02_immutability"
+
+
+def _seconds(command: list, cwd: Path | None = None) -> float:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
+    return time.perf_counter() - start
+
+
+def startup(repeats: int = 3) -> None:
+    """The self-check's own cost, as ratios to a bare import of what any check needs."""
+    bin_dir = Path(sys.executable).parent
+    scratch = Path(tempfile.mkdtemp(prefix="selfcheck-startup-"))
+    shutil.copy(ROOT / "nbgrader_config.py", scratch / "nbgrader_config.py")
+    shutil.copytree(ROOT / "solutions" / STARTUP_SET, scratch / "solutions" / STARTUP_SET)
+    cases = {}
+    for answers, what in (({}, "untouched"), (solution_sources(STARTUP_SET), "reference")):
+        in_clone = scratch / "exercises" / what / STARTUP_SET / f"{STARTUP_SET}.ipynb"
+        in_clone.parent.mkdir(parents=True)
+        cases[f"{what}, in a clone"] = answered(STARTUP_SET, answers, in_clone)
+        cases[f"{what}, elsewhere"] = answered(STARTUP_SET, answers, scratch / what / "notebook.ipynb")
+    bare = [sys.executable, "-c", "import jax, jax.numpy, nbformat"]
+    times: dict[str, list[float]] = {"bare import": [], **{name: [] for name in cases}}
+    for _ in range(repeats):  # interleaved, so a busy moment costs every case alike
+        times["bare import"].append(_seconds(bare))
+        for name, notebook in cases.items():
+            times[name].append(_seconds([bin_dir / "jax-course", "check", notebook], cwd=notebook.parent))
+    baseline = statistics.median(times["bare import"])
+    print(f"set {STARTUP_SET}, median of {repeats}:")
+    for name, seconds in times.items():
+        median = statistics.median(seconds)
+        print(f"  {name:24} {median:5.1f} s   {median / baseline:4.1f}x the bare import", flush=True)
+    shutil.rmtree(scratch)
+
+
 def main(assignments: list[str]) -> None:
+    startup()
+    if assignments == ["startup"]:
+        return
     for assignment in assignments:
         folder = Path(tempfile.mkdtemp(prefix="selfcheck-bench-"))
         path = answered(assignment, slow_answers(assignment), folder / "notebook.ipynb")

@@ -6,9 +6,11 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
   what is done, `_failures.py` says why a submission could not be graded, `_report.py`
   writes what the instructor reads.
 - `jax-course check` and `ag.check_my_work()`: `_selfcheck.py` runs the notebook, `_selfreport.py`
-  says what each test found.
+  says what each test found; `jax-course watch`: `_watch.py` checks again on every save.
+- Warm kernels, for every path that runs a notebook: `kernels.py` is the kernel manager nbclient
+  takes, `_nursery.py` the process it forks fresh kernels from (`_in_the_nursery.py` runs there).
 - `jax-course references`: `_references.py`; `jax-course badges`: `_colab.py`.
-- nbgrader's plugins: `plugins.py`: preprocessors (with `_tampering.py`), the LMS collector and
+- nbgrader's plugins: `plugins.py`: preprocessors (with `_tampering.py`, and `WarmExecute`), the LMS collector and
   grade exports (with `_lms.py`).
 """
 

@@ -50,6 +50,10 @@ def _parser() -> argparse.ArgumentParser:
         help="grade your own notebook in a fresh kernel, with the course's hidden tests (the package holds them)",
     )
     check.add_argument("notebooks", nargs="+", type=Path, help="exercise notebooks to check")
+    watch = commands.add_parser(
+        "watch", help="check your notebook again every time you save it, a line for each test that changed"
+    )
+    watch.add_argument("notebook", type=Path, help="the exercise notebook to watch")
     badges = commands.add_parser(
         "badges",
         help="rewrite the Open-in-Colab badges and setup cells from pyproject.toml (then run `make exercises`)",
@@ -146,6 +150,20 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if all_passed else 1
 
 
+def _watch(args: argparse.Namespace) -> int:
+    from ._selfcheck import check_notebook
+    from ._watch import watch
+
+    try:
+        return watch(args.notebook, check_notebook)
+    except (FileNotFoundError, ValueError, RuntimeError) as error:
+        print(f"jax-course watch: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("Stopped watching.")
+        return 0
+
+
 def _references(args: argparse.Namespace) -> int:
     from ._references import record_references, record_tests
 
@@ -168,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         return _grade(args, unknown)
     if unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    commands = {"badges": _badges, "check": _check, "references": _references}
+    commands = {"badges": _badges, "check": _check, "references": _references, "watch": _watch}
     return commands[args.command](args)
 
 

@@ -19,7 +19,7 @@ from nbgrader.preprocessors import Execute
 from traitlets.config import Config
 from traitlets.utils.importstring import import_item
 
-from . import kernels
+from . import _nursery
 
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -86,7 +86,7 @@ def run(job: dict) -> None:
     os.dup2(null, 1)
     os.dup2(errors, 2)
     # While this process has one thread: the kernel's nursery, forked with what the forkserver imported.
-    kernels.prepare()
+    _nursery.prepare()
     threading.Thread(target=_die_with, args=(job["grader"],), daemon=True).start()
     nb = nbformat.read(job["source"], as_version=4)
     # The kernel's sockets are files in the scratch folder: TCP ports, picked free and then bound by

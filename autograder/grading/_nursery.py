@@ -12,6 +12,7 @@ serves only kernels whose environment agrees with its own on those (`import_key`
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import importlib.util
 import json
@@ -22,7 +23,8 @@ import socket
 import subprocess
 import sys
 import threading
-import traceback
+
+from . import _in_the_nursery
 
 # What kernels import before their first cell; a library that is not installed is skipped.
 PRELOAD = ("numpy", "jax", "jax.numpy", "ipykernel.kernelapp", "autograder", "autograder.checks")
@@ -55,7 +57,7 @@ class Nursery:
     def spawn(cls, env: dict[str, str], preload=PRELOAD, timeout: float = 120) -> Nursery:
         """A new interpreter that imports `preload`, with `env` (its kernels' import-time variables)."""
         ours, theirs = socket.socketpair()
-        code = f"from {__name__} import main; main({theirs.fileno()}, {list(preload)!r})"
+        code = f"from {_in_the_nursery.__name__} import main; main({theirs.fileno()}, {list(preload)!r})"
         process = subprocess.Popen(
             [sys.executable, "-c", code], pass_fds=[theirs.fileno()], env=env, cwd="/", stdin=subprocess.DEVNULL
         )
@@ -77,7 +79,7 @@ class Nursery:
         pid = os.fork()
         if pid == 0:  # pragma: no cover (the nursery's side: it never returns)
             ours.close()
-            _serve(theirs)
+            _in_the_nursery.serve(theirs)
         theirs.close()
         nursery = cls(ours, pid, _IMPORTED_WITH)
         nursery._expect(b"ready", 10, "did not start")
@@ -134,6 +136,60 @@ class Nursery:
                 pass
 
 
+_nurseries: dict[tuple, Nursery] = {}
+_lock = threading.Lock()
+
+
+def nursery_for(env: dict[str, str], preload=PRELOAD) -> Nursery:
+    """This process's nursery for kernels with `env`, spawned if there is none yet (or it ended)."""
+    key = import_key(env)
+    with _lock:
+        nursery = _nurseries.get(key)
+        if nursery is None or not nursery.alive():
+            nursery = _nurseries[key] = Nursery.spawn(env, preload)
+        return nursery
+
+
+def warm_up(env: dict[str, str]) -> None:
+    """Start spawning the nursery for `env` now, in the background, while this process does other work."""
+
+    def spawn() -> None:
+        try:
+            nursery_for(env)
+        except NurseryError:
+            pass  # the kernel's manager tries again, then starts it cold and says so
+
+    threading.Thread(target=spawn, daemon=True).start()
+
+
+def prepare() -> None:
+    """Fork a nursery from this process now, if it has imported what kernels need and is a safe parent
+    (a grading driver, forked from a server that imported them); otherwise one is spawned on demand."""
+    try:
+        nursery = Nursery.fork_here()
+    except NurseryError:
+        return
+    if nursery is not None:
+        with _lock:
+            _nurseries[nursery.key] = nursery
+
+
+def _forget() -> None:
+    """In a forked child: the nurseries are the parent's; close this copy of their channels."""
+    for nursery in _nurseries.values():
+        nursery.channel.close()
+    _nurseries.clear()
+
+
+def _close_all() -> None:
+    for nursery in _nurseries.values():
+        nursery.close()
+
+
+os.register_at_fork(after_in_child=_forget)
+atexit.register(_close_all)
+
+
 def _installed(name: str) -> bool:
     try:
         return importlib.util.find_spec(name.partition(".")[0]) is not None
@@ -146,81 +202,3 @@ def _kill(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
-
-
-def main(fd: int, preload: list[str]) -> None:
-    """A spawned nursery: import, then serve (`python -c` put its folder on sys.path: not a kernel's)."""
-    if sys.path and sys.path[0] == "":
-        del sys.path[0]
-    for name in preload:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 (a library that cannot load is left to the kernel, which reports it)
-            pass
-    _serve(socket.socket(fileno=fd))
-
-
-def _serve(channel: socket.socket) -> None:
-    """Fork a kernel for each request until the asking process closes the channel (or ends)."""
-    # Kernels are reaped as they end; the asking side watches them by pid.
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    channel.sendall(b"ready")
-    while True:
-        try:
-            message, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)
-        except OSError:
-            break
-        if not message:
-            break
-        pid = os.fork()
-        if pid == 0:
-            channel.close()
-            _become_kernel(json.loads(message), fds)
-        for fd in fds:
-            os.close(fd)
-        channel.sendall(f"pid {pid}".encode())
-    os._exit(0)
-
-
-def _become_kernel(request: dict, fds: list[int]) -> None:
-    """In the forked child: what `Popen(python -m ipykernel_launcher ...)` would have set up, then the kernel."""
-    code = 1
-    try:
-        os.setsid()
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        stdin = os.open(os.devnull, os.O_RDONLY)
-        for target, fd in enumerate([stdin, *fds[:2]]):
-            os.dup2(fd, target)
-        ready = fds[2]
-        for fd in {stdin, *fds[:2]} - {0, 1, 2}:
-            os.close(fd)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        _fresh_randomness()
-        import ipykernel_launcher
-        from ipykernel.kernelapp import IPKernelApp
-
-        sys.argv = [ipykernel_launcher.__file__, *request["argv"]]
-        # A cold kernel's poller watches its launcher; this one watches the nursery, which ends with it.
-        app = IPKernelApp.instance(parent_handle=os.getppid())
-        app.initialize(request["argv"])
-        os.write(ready, b"ok")
-        os.close(ready)
-        app.start()
-        code = 0
-    except BaseException:  # noqa: BLE001 (printed where the kernel's errors go, as a cold start's would be)
-        traceback.print_exc()
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-
-
-def _fresh_randomness() -> None:
-    """Seed what a new process would seed from the OS (Python's `random` reseeds itself at fork)."""
-    numpy_random = sys.modules.get("numpy.random")
-    if numpy_random is not None:
-        numpy_random.seed()

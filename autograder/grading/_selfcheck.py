@@ -1,8 +1,8 @@
 """Self-check: a report on your own notebook, with no instructor and no gradebook.
 
 Where the course's `solutions/` folder is at hand (a clone of the repository), the
-notebook is graded exactly as an instructor would: `nbgrader autograde` in a
-throw-away course, hidden tests included. Elsewhere (Colab, a copy anywhere) the
+notebook is graded exactly as an instructor would: nbgrader's autograde, in a
+throw-away course, hidden tests included, run in this process. Elsewhere (Colab, a copy anywhere) the
 notebook runs in a fresh kernel with its test cells replaced by the package's own
 (`tests.json`, hidden tests included); a notebook the package does not know runs as it is.
 """
@@ -15,14 +15,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from traitlets.config.loader import PyFileConfigLoader
 
 from .._config import GUARD_ARGUMENTS, PACKAGE_REFERENCES, TIMING
+from . import _nursery
 from ._calibrate import decide_timing
 from ._references import TESTS_FILE
-from ._selfreport import CELL_TIMEOUT, NEVER_FINISHES, ProblemResult, SelfCheck, read_results
+from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
 
 # --- running ----------------------------------------------------------------------------------
 
@@ -38,34 +40,84 @@ def find_course(notebook: Path) -> tuple[Path | None, str]:
     return None, assignment
 
 
-def _run(command: list[str], cwd: Path, env: dict, what: str, timeout: float) -> None:
+@contextmanager
+def _environment(env: dict[str, str]):
+    """`env` as this process's environment while grading in it (kernels inherit it), then the old one."""
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
     try:
-        done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"{what} took longer than {timeout:.0f} s and was stopped: {NEVER_FINISHES}.") from None
-    if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@contextmanager
+def _quiet_streams():
+    """The kernel's own log (a warning about unencrypted local TCP) and nbgrader's are not the learner's
+    business: what a cell raises is in its outputs. Both write to this process's descriptors 1 and 2."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, null):
+            os.close(fd)
+
+
+def _succeeded(result: dict, what: str) -> None:
+    if not result["success"]:
+        tail = "\n".join(f"{result.get('log', '')}\n{result.get('error') or ''}".strip().splitlines()[-15:])
         raise RuntimeError(f"{what} failed:\n{tail}")
 
 
-def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict, timeout: float) -> list[ProblemResult]:
-    from nbgrader.api import Gradebook
+def _alembic_head() -> str:
+    """The gradebook schema's version, as nbgrader's `get_alembic_version` finds it, without starting the
+    `alembic` command (a new interpreter, for every new gradebook)."""
+    import nbgrader
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
-    nbgrader = str(Path(sys.executable).parent / "nbgrader")
+    config = Config()
+    config.set_main_option("script_location", str(Path(nbgrader.__file__).parent / "alembic"))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None, "nbgrader ships no gradebook migrations"
+    return head
+
+
+def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -> list[ProblemResult]:
+    """Grade the notebook as `nbgrader autograde` would, in a throw-away course, with nbgrader's own
+    converters run in this process (no `nbgrader` command to start, and the kernel forked warm)."""
+    import nbgrader.api
+    from nbgrader.api import Gradebook
+    from nbgrader.apps.api import NbGraderAPI
+
+    nbgrader.api.get_alembic_version = _alembic_head
+
     with tempfile.TemporaryDirectory(prefix="jax-course-check-") as scratch:
         course = Path(scratch)
         shutil.copy(root / "nbgrader_config.py", course / "nbgrader_config.py")
         shutil.copytree(root / "solutions" / assignment, course / "solutions" / assignment)
-        _run([nbgrader, "generate_assignment", assignment, "--force"], course, env, "Preparing the assignment", timeout)
         submitted = course / "submitted" / "you" / assignment
         submitted.mkdir(parents=True)
         shutil.copy(notebook, submitted / f"{assignment}.ipynb")
-        _run([nbgrader, "autograde", assignment, "--student", "you", "--force"], course, env, "Grading", timeout)
+        config = PyFileConfigLoader("nbgrader_config.py", str(course)).load_config()
+        config.CourseDirectory.root = str(course)
+        with _environment(env), _quiet_streams():
+            api = NbGraderAPI(config=config)
+            _succeeded(api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment")
+            _succeeded(api.autograde(assignment, "you", force=True, create=True), "Grading")
         graded = json.loads((course / "autograded" / "you" / assignment / f"{assignment}.ipynb").read_text())
         with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
             notebook_grades = gb.find_submission_notebook(assignment, assignment, "you")
             scores = {grade.name: float(grade.score) for grade in notebook_grades.grades}
-        config = PyFileConfigLoader("nbgrader_config.py", str(course)).load_config()
     return read_results(graded, scores, float(config.Execute.get("timeout", CELL_TIMEOUT)))
 
 
@@ -93,8 +145,11 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, tests: dict[str, str
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if tests and grade_id in tests and cell.metadata["nbgrader"].get("grade"):
             cell.source = tests[grade_id]
+    from .kernels import WarmKernelManager
+
     client = nbclient.NotebookClient(
         nb,
+        kernel_manager_class=WarmKernelManager,
         timeout=min(timeout, CELL_TIMEOUT),
         interrupt_on_timeout=True,
         kernel_name="python3",
@@ -124,9 +179,10 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
         ) from None
     mode, reason = decide_timing()
     env = {**os.environ, TIMING: mode, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    _nursery.warm_up(env)  # while this process imports nbgrader
     root, assignment = find_course(notebook)
     if root is not None:
-        return SelfCheck(notebook, _with_hidden_tests(notebook, root, assignment, env, timeout), True, mode, reason)
+        return SelfCheck(notebook, _with_hidden_tests(notebook, root, assignment, env), True, mode, reason)
     tests = package_tests(cells)
     return SelfCheck(notebook, _in_a_kernel(notebook, env, timeout, tests), tests is not None, mode, reason)
 

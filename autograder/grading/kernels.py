@@ -1,4 +1,4 @@
-"""Warm kernels, for every path that runs a notebook (`nbgrader_config.py` names `WarmExecute`).
+"""Warm kernels, for every path that runs a notebook (`nbgrader_config.py` names `plugins.WarmExecute`).
 
 Each notebook still gets a fresh kernel of its own, so no verdict depends on what ran before;
 the kernel is forked from a nursery (`_nursery.py`) that imported NumPy, JAX, ipykernel and the
@@ -18,24 +18,19 @@ would, and says so once.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 import psutil
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
-from nbgrader.preprocessors import Execute
 from traitlets import List, Unicode
 
-from ._nursery import PRELOAD, Nursery, NurseryError, import_key
+from ._nursery import PRELOAD, NurseryError, nursery_for
 
-_nurseries: dict[tuple, Nursery] = {}
-_lock = threading.Lock()
 _said_cold = False
 
 
@@ -68,7 +63,7 @@ class WarmKernelManager(AsyncKernelManager):
         opened: list[int] = []
         try:
             streams = [_fileno(kw.get("stdout"), 1, opened), _fileno(kw.get("stderr"), 2, opened)]
-            nursery = await asyncio.to_thread(_nursery_for, env, tuple(self.preload))
+            nursery = await asyncio.to_thread(nursery_for, env, tuple(self.preload))
             return await asyncio.to_thread(
                 nursery.start_kernel, kernel_cmd[3:], str(kw.get("cwd") or os.getcwd()), env, streams
             )
@@ -80,35 +75,6 @@ class WarmKernelManager(AsyncKernelManager):
         finally:
             for fd in opened:
                 os.close(fd)
-
-
-class WarmExecute(Execute):
-    """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class)."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("kernel_manager_class", WarmKernelManager)
-        super().__init__(*args, **kwargs)
-
-
-def prepare() -> None:
-    """Fork a nursery from this process now, if it has imported what kernels need and is a safe parent
-    (a grading driver, forked from a server that imported them); otherwise one is spawned on demand."""
-    try:
-        nursery = Nursery.fork_here()
-    except NurseryError:
-        return
-    if nursery is not None:
-        with _lock:
-            _nurseries[nursery.key] = nursery
-
-
-def _nursery_for(env: dict[str, str], preload: tuple[str, ...]) -> Nursery:
-    key = import_key(env)
-    with _lock:
-        nursery = _nurseries.get(key)
-        if nursery is None or not nursery.alive():
-            nursery = _nurseries[key] = Nursery.spawn(env, preload)
-        return nursery
 
 
 def _is_this_pythons_ipykernel(cmd: list[str]) -> bool:
@@ -174,19 +140,3 @@ class _Forked:
 
     def terminate(self) -> None:
         self.send_signal(signal.SIGTERM)
-
-
-def _forget() -> None:
-    """In a forked child: the nurseries are the parent's; close this copy of their channels."""
-    for nursery in _nurseries.values():
-        nursery.channel.close()
-    _nurseries.clear()
-
-
-def _close_all() -> None:
-    for nursery in _nurseries.values():
-        nursery.close()
-
-
-os.register_at_fork(after_in_child=_forget)
-atexit.register(_close_all)

@@ -6,6 +6,8 @@
   call, so a hidden test that raises would show its own code even after nbgrader's
   `ClearHiddenTests` blanks the cell (jupyter/nbgrader#917). Only the error's name and
   message, what the student acts on, are kept.
+- `WarmExecute`, in the autograde step: nbgrader's `Execute`, with kernels forked warm
+  (`kernels.py`).
 - `LmsCollector`, for `nbgrader zip_collect`: a Canvas or Moodle download goes into
   `submitted/<LMS id>/`; a file whose owner cannot be told, a non-notebook and a second
   notebook from one student are each reported, never dropped silently.
@@ -20,7 +22,7 @@ from typing import Any
 
 from nbgrader.api import Gradebook
 from nbgrader.plugins import ExportPlugin, FileNameCollectorPlugin
-from nbgrader.preprocessors import NbGraderPreprocessor
+from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 
 from ._lms import (
     canvas_rows,
@@ -33,6 +35,7 @@ from ._lms import (
     write_csv,
 )
 from ._tampering import imported_names, refusal, tampering
+from .kernels import WarmKernelManager
 
 
 class RefuseTampering(NbGraderPreprocessor):
@@ -128,3 +131,11 @@ class MoodleGrades(ExportPlugin):
             submitted = {k: v for k, v in student_scores(gradebook, assignment).items() if v is not None}
             write_csv(dest, moodle_rows(submitted, student_names(gradebook)))
             self.log.info("Wrote %s: on %s's Moodle page, Upload grading worksheet", dest, assignment)
+
+
+class WarmExecute(Execute):
+    """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("kernel_manager_class", WarmKernelManager)
+        super().__init__(*args, **kwargs)

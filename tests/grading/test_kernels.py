@@ -64,7 +64,7 @@ def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, mon
     def broken(env, preload):
         raise _nursery.NurseryError("the kernel nursery did not finish importing its libraries")
 
-    monkeypatch.setattr(kernels, "_nursery_for", broken)
+    monkeypatch.setattr(kernels, "nursery_for", broken)
     monkeypatch.setattr(kernels, "_said_cold", False)
     with caplog.at_level(logging.WARNING):
         first = _run(tmp_path, LEAVE, REPORT)
