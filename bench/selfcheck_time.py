@@ -84,6 +84,7 @@ def startup(repeats: int = 3) -> None:
         in_clone = scratch / "exercises" / what / STARTUP_SET / f"{STARTUP_SET}.ipynb"
         in_clone.parent.mkdir(parents=True)
         cases[f"{what}, in a clone"] = answered(STARTUP_SET, answers, in_clone)
+        (scratch / what).mkdir()
         cases[f"{what}, elsewhere"] = answered(STARTUP_SET, answers, scratch / what / "notebook.ipynb")
     bare = [sys.executable, "-c", "import jax, jax.numpy, nbformat"]
     times: dict[str, list[float]] = {"bare import": [], **{name: [] for name in cases}}

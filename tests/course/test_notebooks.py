@@ -8,6 +8,8 @@ import nbclient
 import nbformat
 import pytest
 
+from autograder.grading.kernels import WarmKernelManager
+
 import lecture_runs
 from support import ASSIGNMENTS, LECTURES, ROOT, make_course, secret_lines, section_links
 
@@ -79,8 +81,14 @@ def test_exercises_contain_no_solution_or_hidden_test(assignment):
 def test_lecture_runs_top_to_bottom(path, capsys):
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
+    # A fresh kernel per lecture, forked warm, as every grading path starts its kernels.
     nbclient.NotebookClient(
-        nb, timeout=300, kernel_name="python3", record_timing=False, resources={"metadata": {"path": str(path.parent)}}
+        nb,
+        timeout=300,
+        kernel_name="python3",
+        kernel_manager_class=WarmKernelManager,
+        record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     seconds = time.perf_counter() - start
     with capsys.disabled():
