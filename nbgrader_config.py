@@ -43,7 +43,7 @@ c.Autograde.sanitize_preprocessors = [
     CheckCellMetadata,
 ]
 # Each notebook gets a fresh kernel of its own, forked from a process that has already imported
-# NumPy, JAX and the checks (autograder/grading/kernels.py): about 1.4 s less per notebook.
+# NumPy, JAX and the checks (autograder/grading/kernels.py), rather than a new interpreter importing them.
 c.Autograde.autograde_preprocessors = [
     WarmExecute if step is Execute else step for step in Autograde.class_traits()["autograde_preprocessors"].default()
 ]

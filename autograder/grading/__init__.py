@@ -14,12 +14,43 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
   grade exports (with `_lms.py`).
 """
 
+import importlib as _importlib
 import sys as _sys
+import types as _types
 
 # jsonschema imports `rfc3987_syntax`, where installed (jupyter-events installs it), only to check
 # the "iri" string format, which neither nbformat's nor nbgrader's schemas use; building its grammar
 # is most of the time `import nbformat` takes. Without it, jsonschema leaves that format unchecked.
 _sys.modules.setdefault("rfc3987_syntax", None)  # pyright: ignore[reportArgumentType] (None: "not installed")
+
+
+def _loaded_when_used(name: str) -> _types.ModuleType:
+    """A stand-in for the server extension `name`: the real module is imported when the extension is
+    loaded, or anything else is read from it (nbgrader's `__init__` only takes the loading function)."""
+    stand_in = _types.ModuleType(name)
+
+    def real(attribute: str):
+        if attribute.startswith("__"):  # the import system asking what kind of module this is
+            raise AttributeError(attribute)
+        if _sys.modules.get(name) is stand_in:
+            del _sys.modules[name]
+        return getattr(_importlib.import_module(name), attribute)
+
+    def load_jupyter_server_extension(app):
+        return real("load_jupyter_server_extension")(app)
+
+    stand_in.__getattr__ = real  # pyright: ignore[reportAttributeAccessIssue] (a module's own __getattr__, PEP 562)
+    stand_in.load_jupyter_server_extension = load_jupyter_server_extension  # pyright: ignore[reportAttributeAccessIssue]
+    return stand_in
+
+
+# `import nbgrader` imports its Jupyter server extensions, and with them jupyter_server and tornado: most
+# of the time grading or a self-check spends before it starts. Nothing here serves Jupyter, so each is
+# imported when first used (a Jupyter server that loads them gets the real ones).
+if "nbgrader" not in _sys.modules:
+    for _extension in ("assignment_list", "course_list", "validate_assignment", "formgrader"):
+        _name = f"nbgrader.server_extensions.{_extension}"
+        _sys.modules.setdefault(_name, _loaded_when_used(_name))
 
 from ._cli import main  # noqa: E402  (after the line above)
 from ._selfcheck import check_my_work, check_notebook  # noqa: E402

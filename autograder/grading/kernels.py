@@ -2,8 +2,8 @@
 
 Each notebook still gets a fresh kernel of its own, so no verdict depends on what ran before;
 the kernel is forked from a nursery (`_nursery.py`) that imported NumPy, JAX, ipykernel and the
-checks once, instead of a new interpreter importing them again. Measured here: a kernel ready and
-done with a first JAX sum in about half the time of a cold start (`bench/selfcheck_time.py`).
+checks once, instead of a new interpreter importing them again (`bench/selfcheck_time.py` and
+`bench/grade_throughput.py` measure what that saves).
 
 Why a kernel manager, not a provisioner or a pool: nbclient takes a manager class directly, and a
 fork needs no kernels kept idle. A provisioner would be chosen by the kernelspec or a variable of

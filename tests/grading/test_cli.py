@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from autograder.grading._cli import _parser, assignments, course_root, main, nbgrader_course_root
@@ -49,3 +52,28 @@ def test_options_grade_does_not_know_go_to_nbgrader_and_other_commands_refuse_th
     with pytest.raises(SystemExit):
         main(["badges", "--check", "--no-execute"])
     assert "unrecognized arguments: --no-execute" in capsys.readouterr().err
+
+
+def test_nbgraders_server_extensions_are_imported_only_when_a_server_loads_them():
+    """What `jax-course` imports before grading leaves out jupyter_server; a server still gets the real extensions."""
+    probe = (
+        "import sys, autograder.grading\n"
+        "from nbgrader.converters import Autograde\n"
+        "from nbgrader.api import Gradebook\n"
+        "import nbgrader.apps.api\n"
+        "print('jupyter_server' in sys.modules)\n"
+        "import nbgrader\n"
+        "loaded = []\n"
+        "class App:\n"
+        "    def __getattr__(self, name):\n"
+        "        loaded.append(name)\n"
+        "        raise RuntimeError('stop')\n"
+        "try:\n"
+        "    nbgrader._load_jupyter_server_extension(App())\n"
+        "except RuntimeError:\n"
+        "    pass\n"
+        "module = sys.modules['nbgrader.server_extensions.assignment_list']\n"
+        "print('jupyter_server' in sys.modules, bool(loaded), bool(getattr(module, '__file__', None)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True", "True", "True"], done.stdout + done.stderr
