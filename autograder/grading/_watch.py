@@ -44,10 +44,14 @@ def _line(result: ProblemResult) -> str:
     return f"  FAILED  {result.problem} ({result.test}): {score}: {first}"
 
 
+def _say(text: str) -> None:
+    print(text, flush=True)  # at once, also into a pipe or a log
+
+
 def watch(
     notebook: Path,
     check: Callable[[Path], SelfCheck],
-    say: Callable[[str], None] = print,
+    say: Callable[[str], None] = _say,
     poll_seconds: float = 0.25,
     checks: int | None = None,
 ) -> int:

@@ -52,7 +52,10 @@ def _lines(process: subprocess.Popen) -> queue.Queue:
 def _until(found: queue.Queue, text: str, timeout: float = 300) -> str:
     seen, deadline = "", time.monotonic() + timeout
     while text not in seen:
-        seen += found.get(timeout=max(0.1, deadline - time.monotonic()))
+        try:
+            seen += found.get(timeout=max(0.1, deadline - time.monotonic()))
+        except queue.Empty:
+            pytest.fail(f"no {text!r} in {timeout:.0f} s; it printed:\n{seen}")
     return seen
 
 
