@@ -76,7 +76,7 @@ test: lint system-packages $(HUB_PROXY)
 	SITE_LECTURES_FROM_TESTS=1 $(MAKE) --no-print-directory site
 	$(BIN)/python -m pytest -m site
 
-# The unit tier alone: the checks and the grading tools in-process, under a minute.
+# The unit tier alone: the checks and the grading tools in-process.
 test-fast: setup
 	$(BIN)/python -m pytest -m unit
 

@@ -15,6 +15,7 @@ import multiprocessing
 import multiprocessing.forkserver
 import os
 import re
+import signal
 import tempfile
 import threading
 import time
@@ -77,9 +78,18 @@ def start_forkserver() -> None:
 def stop_forkserver() -> None:
     """End and reap the forkserver after a batch, so that it and the notebooks it ran count as this process's.
 
-    The standard library has no public call for this; its own tests use `ForkServer._stop`.
+    The standard library has no public call for this; its own tests use `ForkServer._stop`. The batch is
+    over, so the forkserver is ended rather than asked: a batch with nothing to grade would otherwise wait
+    for it to finish importing the kernels' libraries.
     """
-    stop = getattr(multiprocessing.forkserver._forkserver, "_stop", None)
+    server = multiprocessing.forkserver._forkserver
+    pid = getattr(server, "_forkserver_pid", None)
+    if pid is not None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    stop = getattr(server, "_stop", None)
     if stop is not None:
         stop()
 
