@@ -28,8 +28,9 @@ from . import _in_the_nursery
 
 # What kernels import before their first cell; a library that is not installed is skipped.
 PRELOAD = ("numpy", "jax", "jax.numpy", "ipykernel.kernelapp", "autograder", "autograder.checks")
-# Variables that libraries read once, when imported (or that change how Python itself starts).
-_READ_AT_IMPORT = ("JAX_", "XLA_", "TF_", "NPY_", "OMP_", "OPENBLAS_", "MKL_", "NUMEXPR_", "PYTHON", "LD_", "CUDA")
+# Variables that libraries read once, when imported (or that change how Python itself starts). Not
+# `TF_*`: JAX sets TF_CPP_MIN_LOG_LEVEL as it is imported, and XLA reads it when its backend starts.
+_READ_AT_IMPORT = ("JAX_", "XLA_", "NPY_", "OMP_", "OPENBLAS_", "MKL_", "NUMEXPR_", "PYTHON", "LD_", "CUDA")
 _REPLY_BYTES = 4096
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -12,7 +14,7 @@ from nbclient import NotebookClient
 
 from autograder._config import GUARD_ARGUMENTS
 from autograder.grading import _nursery, kernels
-from autograder.grading._runner import THREAD_LIMITS, execute_submission, start_forkserver
+from autograder.grading._runner import THREAD_LIMITS
 
 pytestmark = pytest.mark.grading
 
@@ -94,20 +96,43 @@ def test_a_kernel_whose_environment_libraries_read_on_import_differs_gets_its_ow
     assert _nursery.import_key({"XLA_FLAGS": "--xla_force_host_platform_device_count=8"}) != _nursery.import_key({})
 
 
-def test_a_graded_notebook_runs_in_a_kernel_forked_in_its_own_folder(tmp_path):
+# As `jax-course grade` runs it: a new process that has not imported JAX (which sets variables as it loads).
+GRADE_ONE = """
+import sys
+from autograder._config import GUARD_ARGUMENTS
+from autograder.grading._runner import execute_submission, start_forkserver
+config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
+          "kernel_manager_class": "autograder.grading.kernels.WarmKernelManager"}
+if __name__ == "__main__":
     start_forkserver()
+    done = execute_submission(open(sys.argv[1]).read(), folder=sys.argv[2], execute_config=config,
+                              notebook_timeout=120, memory_mb=4000)
+    print(done.failure or "", file=sys.stderr)
+    sys.stdout.write(done.notebook or "")
+"""
+
+
+def test_a_graded_notebook_runs_in_a_kernel_forked_in_its_own_folder(tmp_path):
     folder = tmp_path / "autograded"
     folder.mkdir()
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(REPORT)])
-    config = {
-        "timeout": 60,
-        "extra_arguments": GUARD_ARGUMENTS,
-        "kernel_manager_class": f"{kernels.WarmKernelManager.__module__}.WarmKernelManager",
-    }
-    done = execute_submission(
-        nbformat.writes(nb), folder=str(folder), execute_config=config, notebook_timeout=120, memory_mb=4000
+    # The nursery is forked from the driver (what the forkserver imported), not a new interpreter.
+    lineage = (
+        "import psutil\nnursery = psutil.Process().parent()\nprint(nursery.cmdline() == nursery.parent().cmdline())"
     )
-    assert done.failure is None, done.failure
-    report = json.loads(nbformat.reads(done.notebook, as_version=4).cells[0].outputs[0]["text"])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(lineage), nbformat.v4.new_code_cell(REPORT)])
+    (tmp_path / "submission.ipynb").write_text(nbformat.writes(nb))
+    (tmp_path / "grade_one.py").write_text(GRADE_ONE)
+    env = {name: value for name, value in os.environ.items() if not name.startswith(("TF_", "JAX_", "XLA_"))}
+    done = subprocess.run(
+        [sys.executable, tmp_path / "grade_one.py", tmp_path / "submission.ipynb", folder],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.stdout, done.stderr[-3000:]
+    cells = nbformat.reads(done.stdout, as_version=4).cells
+    assert cells[0].outputs[0]["text"].strip() == "True", "the driver spawned a nursery instead of forking one"
+    report = json.loads(cells[1].outputs[0]["text"])
     assert report["forked"] and report["cwd"] == str(folder) and report["guarded"]
     assert report["blas_threads"] == THREAD_LIMITS["OPENBLAS_NUM_THREADS"]
