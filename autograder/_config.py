@@ -15,6 +15,8 @@ Both sides use it, so it imports neither JAX nor nbgrader.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 GRADER_SEED = "JAXCOURSE_GRADER_SEED"
@@ -90,3 +92,15 @@ def references_dir() -> Path:
 def chromium() -> Path:
     """The Chromium the browser tests drive: `$JAXCOURSE_CHROMIUM` or Debian's."""
     return Path(_get(CHROMIUM) or "/usr/bin/chromium")
+
+
+@contextmanager
+def environment_with(values: Mapping[str, str]) -> Iterator[None]:
+    """`values` in this process's environment, which what it starts inherits; then the environment as it was."""
+    saved = dict(os.environ)
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import autograder as ag
@@ -28,3 +30,16 @@ def test_a_bad_seed_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("JAXCOURSE_GRADER_SEED", "secret")
     with pytest.raises(ValueError, match="whole number"):
         ag.grader_seed()
+
+
+def test_environment_with_sets_values_then_restores_the_environment_even_after_an_error(monkeypatch):
+    from autograder._config import environment_with
+
+    monkeypatch.setenv("JAXCOURSE_TEST_KEPT", "before")
+    monkeypatch.delenv("JAXCOURSE_TEST_NEW", raising=False)
+    before = dict(os.environ)
+    with pytest.raises(RuntimeError), environment_with({"JAXCOURSE_TEST_KEPT": "during", "JAXCOURSE_TEST_NEW": "1"}):
+        assert os.environ["JAXCOURSE_TEST_KEPT"] == "during" and os.environ["JAXCOURSE_TEST_NEW"] == "1"
+        os.environ["JAXCOURSE_TEST_SET_INSIDE"] = "x"
+        raise RuntimeError("grading failed")
+    assert dict(os.environ) == before

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import psutil
 
+from .._config import environment_with
 from . import _driver
 from ._nursery import PRELOAD
 
@@ -63,16 +64,8 @@ class Execution:
 def start_forkserver() -> None:
     """Start the forkserver now, so that it imports nbformat, nbgrader and the kernels' libraries while
     the grader starts up too; with the kernels' thread limits, which those libraries read on import."""
-    saved = {name: os.environ.get(name) for name in THREAD_LIMITS}
-    os.environ.update(THREAD_LIMITS)
-    try:
+    with environment_with(THREAD_LIMITS):
         multiprocessing.forkserver.ensure_running()
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def stop_forkserver() -> None:

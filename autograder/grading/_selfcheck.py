@@ -20,7 +20,7 @@ from pathlib import Path
 
 from traitlets.config.loader import PyFileConfigLoader
 
-from .._config import GUARD_ARGUMENTS, PACKAGE_REFERENCES, TIMING
+from .._config import GUARD_ARGUMENTS, PACKAGE_REFERENCES, TIMING, environment_with
 from . import _nursery
 from ._calibrate import decide_timing
 from ._references import TESTS_FILE
@@ -38,19 +38,6 @@ def find_course(notebook: Path) -> tuple[Path | None, str]:
         ).is_file():
             return folder, assignment
     return None, assignment
-
-
-@contextmanager
-def _environment(env: dict[str, str]):
-    """`env` as this process's environment while grading in it (kernels inherit it), then the old one."""
-    saved = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)
-    try:
-        yield
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
 
 
 @contextmanager
@@ -110,7 +97,7 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
         shutil.copy(notebook, submitted / f"{assignment}.ipynb")
         config = PyFileConfigLoader("nbgrader_config.py", str(course)).load_config()
         config.CourseDirectory.root = str(course)
-        with _environment(env), _quiet_streams():
+        with environment_with(env), _quiet_streams():
             api = NbGraderAPI(config=config)
             _succeeded(api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment")
             _succeeded(api.autograde(assignment, "you", force=True, create=True), "Grading")
