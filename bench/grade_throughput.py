@@ -1,7 +1,7 @@
 """Throughput of `jax-course grade` against stock `nbgrader autograde`, on one realistic batch.
 
 Builds an nbgrader course with N submissions of one assignment (default: 40 of 04_jit):
-reference answers, correct-but-slow and wrong variants from tests/variants.py, answers
+reference answers, correct-but-slow and wrong variants from tests/variants/, answers
 that raise, answers that hang (`while True: pass`) and one malformed notebook (invalid
 JSON). Both graders get the same per-cell timeout (`c.Execute.timeout`, appended to the
 bench course's nbgrader_config.py) and grade identical copies of the course, one after
@@ -78,7 +78,7 @@ def build_batch(course: Path, assignment: str, count: int) -> dict[str, str]:
     slow = [n for n, v in VARIANTS[assignment].items() if v["loses"] and set(v["loses"]) <= timed]
     wrong = [n for n in VARIANTS[assignment] if n not in slow]
     if not slow or not wrong:
-        sys.exit(f"{assignment}: needs both correct-but-slow and wrong variants in tests/variants.py")
+        sys.exit(f"{assignment}: needs both correct-but-slow and wrong variants in tests/variants/")
     slow_iter, wrong_iter, answer_ids = itertools.cycle(slow), itertools.cycle(wrong), list(reference)
     kinds = [CYCLE[i % len(CYCLE)] for i in range(count)]
     kinds[count // 2] = "malformed"  # exactly one

@@ -7,7 +7,7 @@ in a copy elsewhere, each as a new `jax-course check` process, next to a bare
 
 Then, per set:
 For each set, a copy named notebook.ipynb far from the repository (as on Colab) gets, in every
-answer cell, the first wrong variant of tests/variants.py whose name says it is slow (a
+answer cell, the first wrong variant of tests/variants/ whose name says it is slow (a
 loop, eager, NumPy, not parallel, a full Hessian ...), the reference elsewhere; 05_vmap also
 gets a jitted double Python loop over all pairs. It prints each check's wall-clock seconds and
 how many tests passed. A benchmark, not a test: it always exits 0. Issue 21 asks for at most

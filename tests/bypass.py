@@ -1,7 +1,7 @@
 """The README's two tables of what the variants prove.
 
 The bypass table: for every problem, the skill it grades, the shortcut tried (a variant in
-variants.py with a "bypass" entry), and whether it was caught; and for every set, whether the
+tests/variants/ with a "bypass" entry), and whether it was caught; and for every set, whether the
 answers that do nothing (nothing.py) scored nothing. The variants table: for every
 wrong variant and each test it fails, whether a visible test already fails it (what a student
 sees before submitting) or only a hidden one.
@@ -9,7 +9,7 @@ sees before submitting) or only a hidden one.
 The autograde test (course/test_autograde.py) grades every variant with the real nbgrader,
 asserts what these tables say, and records what it saw in test-artifacts/; `python
 tests/bypass.py` rewrites both tables (the variants table from the latest recorded run of
-each set), and tests/course/test_bypass.py keeps them in step with variants.py.
+each set), and tests/course/test_bypass.py keeps them in step with tests/variants/.
 """
 
 from __future__ import annotations

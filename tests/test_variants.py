@@ -1,4 +1,4 @@
-"""The wrong variants (tests/variants.py) reach every graded test cell."""
+"""The wrong variants (tests/variants/) reach every graded test cell."""
 
 from __future__ import annotations
 

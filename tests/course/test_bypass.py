@@ -1,4 +1,4 @@
-"""The README's bypass table is the one variants.py and the exercise sets give (tests/bypass.py)."""
+"""The README's bypass table is the one tests/variants/ and the exercise sets give (tests/bypass.py)."""
 
 from __future__ import annotations
 
@@ -36,5 +36,5 @@ def test_the_readme_variants_table_has_a_row_for_every_test_each_wrong_variant_f
 def test_correct_alternatives_fail_nothing_in_every_set():
     for assignment, variants in VARIANTS.items():
         alternatives = [v for v in variants.values() if "alternative" in v]
-        assert alternatives, f"{assignment} has no correct answer written another way in variants.py"
+        assert alternatives, f"{assignment} has no correct answer written another way in tests/variants/"
         assert all(v["loses"] == set() and "bypass" not in v for v in alternatives), assignment

@@ -1,0 +1,164 @@
+"""Wrong answers to set 01_arrays (see tests/variants/__init__.py)."""
+
+VARIANTS = {
+    "standardize_sample_std": {
+        "answers": {
+            "standardize": "def standardize(x):\n"
+            "    x = jnp.asarray(x, dtype=jnp.float32)\n"
+            "    return (x - x.mean(axis=0)) / x.std(axis=0, ddof=1)\n",
+        },
+        "loses": {"test_standardize"},
+    },
+    # Bypass: NumPy does the work, so nothing of it runs under jit, vmap or grad.
+    "standardize_numpy": {
+        "answers": {
+            "standardize": "def standardize(x):\n"
+            "    x = np.asarray(x, dtype=np.float32)\n"
+            "    return (x - x.mean(axis=0)) / x.std(axis=0)\n",
+        },
+        "loses": {"test_standardize"},
+        "bypass": "jax.numpy: traceable, so jit, vmap and grad apply",
+    },
+    # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
+    "safe_take_hardcoded": {
+        "answers": {
+            "safe_take": "def safe_take(x, idx, fill_value):\n"
+            "    if idx.ndim == 1:\n"
+            "        return jnp.array([10.0, 30.0, -1.0, -1.0])\n"
+            "    return jnp.array([[20.0, 0.0], [0.0, 10.0]])\n",
+        },
+        "loses": {"test_safe_take"},
+    },
+    "safe_take_clamps": {
+        "answers": {"safe_take": "def safe_take(x, idx, fill_value):\n    return x[idx]\n"},
+        "loses": {"test_safe_take"},
+    },
+    # Bypass: the right values, computed with NumPy.
+    "safe_take_numpy": {
+        "answers": {
+            "safe_take": "def safe_take(x, idx, fill_value):\n"
+            "    x, idx = np.asarray(x), np.asarray(idx)\n"
+            "    inside = (idx >= 0) & (idx < x.shape[0])\n"
+            "    return np.where(inside, x[np.clip(idx, 0, x.shape[0] - 1)], fill_value).astype(x.dtype)\n",
+        },
+        "loses": {"test_safe_take"},
+        "bypass": "jax.numpy: traceable, so jit, vmap and grad apply",
+    },
+    # Correct but slow: the row loop itself.
+    "pairwise_row_loop": {
+        "answers": {
+            "pairwise": "def pairwise_sq_dists(x, y):\n"
+            "    return jnp.stack([jnp.sum((x[i] - y) ** 2, axis=1) for i in range(x.shape[0])])\n",
+        },
+        "loses": {"test_pairwise", "test_pairwise_speed"},
+    },
+    # Correct but slow: a new jitted function, so a compilation, on every call.
+    "pairwise_jit_every_call": {
+        "answers": {
+            "pairwise": "def pairwise_sq_dists(x, y):\n"
+            "    return jax.jit(lambda a, b: jnp.sum((a[:, None] - b[None]) ** 2, axis=-1))(x, y)\n",
+        },
+        "loses": {"test_pairwise_speed"},
+    },
+    # Bypass: jit around the row loop, which unrolls it into one program of a copy per row.
+    "pairwise_jit_of_loop": {
+        "answers": {"pairwise": "pairwise_sq_dists = jax.jit(pairwise_sq_dists_loop)\n"},
+        "loses": {"test_pairwise", "test_pairwise_speed"},
+        "bypass": "broadcasting instead of a Python loop",
+    },
+    # Right values, but NumPy: it cannot be traced or jitted.
+    "softmax_numpy": {
+        "answers": {
+            "softmax": "def softmax(x):\n"
+            "    e = np.exp(x - np.max(x, axis=-1, keepdims=True))\n"
+            "    return e / np.sum(e, axis=-1, keepdims=True)\n",
+        },
+        "loses": {"test_softmax", "test_softmax_stable"},
+        "bypass": "a stable softmax that JAX can trace",
+    },
+    # Bypass: the library's softmax, stable and traceable, with none of it written by the student.
+    "softmax_library": {
+        "answers": {"softmax": "def softmax(x):\n    return jax.nn.softmax(x, axis=-1)\n"},
+        "loses": {"test_softmax", "test_softmax_stable"},
+        "bypass": "a softmax written with jnp, not the library's",
+    },
+    # No blocking: the clock stops once the work is dispatched, long before it is done.
+    "timing_no_block": {
+        "answers": {
+            "timing": "import time\n\n\n"
+            "def seconds_per_call(f, *args, repeats=5):\n"
+            "    jax.block_until_ready(f(*args))\n"
+            "    best = float('inf')\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        f(*args)\n"
+            "        best = min(best, time.perf_counter() - t0)\n"
+            "    return best\n",
+        },
+        "loses": {"test_timing"},
+    },
+    # No warm-up: the first call, compilation included, is timed too, and the mean keeps it.
+    "timing_includes_warmup": {
+        "answers": {
+            "timing": "import time\n\n\n"
+            "def seconds_per_call(f, *args, repeats=5):\n"
+            "    total = 0.0\n"
+            "    for _ in range(repeats):\n"
+            "        t0 = time.perf_counter()\n"
+            "        jax.block_until_ready(f(*args))\n"
+            "        total += time.perf_counter() - t0\n"
+            "    return total / repeats\n",
+        },
+        "loses": {"test_timing"},
+    },
+    # A warm-up, then one timed call: a disturbed run is the whole answer.
+    "timing_single_call": {
+        "answers": {
+            "timing": "import time\n\n\n"
+            "def seconds_per_call(f, *args, repeats=5):\n"
+            "    jax.block_until_ready(f(*args))\n"
+            "    t0 = time.perf_counter()\n"
+            "    jax.block_until_ready(f(*args))\n"
+            "    return time.perf_counter() - t0\n",
+        },
+        "loses": {"test_timing"},
+    },
+    # Bypass: the number the visible test expects, measured by nothing; the hidden wait is 3 times shorter.
+    "timing_constant": {
+        "answers": {"timing": "def seconds_per_call(f, *args, repeats=5):\n    return 0.04\n"},
+        "loses": {"test_timing"},
+        "bypass": "a timer that warms up, blocks and repeats",
+    },
+    # Correct, written another way: timeit after a warm-up, with the median of the repeats.
+    "alternative_timing_timeit_median": {
+        "answers": {
+            "timing": "import statistics\nimport timeit\n\n\n"
+            "def seconds_per_call(f, *args, repeats=5):\n"
+            "    jax.block_until_ready(f(*args))\n"
+            "    runs = timeit.repeat(lambda: jax.block_until_ready(f(*args)), number=1, repeat=repeats)\n"
+            "    return statistics.median(runs)\n",
+        },
+        "loses": set(),
+        "alternative": "timeit.repeat after a warm-up, the median of the repeats",
+    },
+    # Correct, written another way: both keep full marks.
+    "alternatives_expansion_logsumexp": {
+        "answers": {
+            "pairwise": "def pairwise_sq_dists(x, y):\n"
+            "    return jnp.sum(x**2, axis=1)[:, None] + jnp.sum(y**2, axis=1)[None, :] - 2 * x @ y.T\n",
+            "softmax": "from jax.scipy.special import logsumexp\n\n\n"
+            "def softmax(x):\n"
+            "    return jnp.exp(x - logsumexp(x, axis=-1, keepdims=True))\n",
+        },
+        "loses": set(),
+        "alternative": "distances as |x|^2 + |y|^2 - 2 x.y (one matmul); a softmax through logsumexp, off by "
+        "the rounding that inputs of 1000 carry",
+    },
+    # Right values for moderate inputs, nan for large ones.
+    "softmax_unstable": {
+        "answers": {
+            "softmax": "def softmax(x):\n    e = jnp.exp(x)\n    return e / jnp.sum(e, axis=-1, keepdims=True)\n"
+        },
+        "loses": {"test_softmax_stable"},
+    },
+}

@@ -1,0 +1,79 @@
+"""Wrong answers to set 03_tracing (see tests/variants/__init__.py)."""
+
+VARIANTS = {
+    # Bypass: the right values from NumPy: nothing JAX can trace, so no jaxpr to read either.
+    "affine_numpy": {
+        "answers": {"affine": "def affine(W, x, b):\n    return np.asarray(W) @ np.asarray(x) + np.asarray(b)\n"},
+        "loses": {"test_affine", "test_affine_jaxpr"},
+        "bypass": "an affine map JAX can trace, read from its jaxpr",
+    },
+    # Passes the visible test by returning its expected output: the hidden tests catch it.
+    "affine_hardcoded": {
+        "answers": {"affine": "def affine(W, x, b):\n    return jnp.array([-0.5, -0.5, -0.5])\n"},
+        "loses": {"test_affine", "test_affine_jaxpr"},
+    },
+    # Right values, but an elementwise multiply and a sum instead of one matrix product.
+    "affine_multiply_and_sum": {
+        "answers": {"affine": "def affine(W, x, b):\n    return jnp.sum(W * x, axis=1) + b\n"},
+        "loses": {"test_affine_jaxpr"},
+    },
+    # Right values, but a Python loop over rows, unrolled into the jaxpr.
+    "affine_row_loop": {
+        "answers": {
+            "affine": "def affine(W, x, b):\n    return jnp.stack([jnp.dot(W[i], x) for i in range(W.shape[0])]) + b\n",
+        },
+        "loses": {"test_affine_jaxpr"},
+    },
+    # Pure arithmetic, but still prints while traced.
+    "pure_still_prints": {
+        "answers": {
+            "pure": "def scale_by_calls_pure(calls, x):\n"
+            "    calls = calls + 1\n"
+            "    print('call number', calls)\n"
+            "    return calls, x * calls\n",
+        },
+        "loses": {"test_pure_check"},
+    },
+    # Right results, but still counts in a global on the side.
+    "pure_still_counts_globally": {
+        "answers": {
+            "pure": "total_calls = 0\n\n"
+            "def scale_by_calls_pure(calls, x):\n"
+            "    global total_calls\n"
+            "    total_calls += 1\n"
+            "    calls = calls + 1\n"
+            "    return calls, x * calls\n",
+        },
+        "loses": {"test_pure_check"},
+    },
+    # Bypass: the new signature around the old impure function, whose global counter counts traces.
+    "pure_wraps_impure": {
+        "answers": {
+            "pure": "def scale_by_calls_pure(calls, x):\n    return calls + 1, scale_by_calls(x)\n",
+        },
+        "loses": {"test_pure", "test_pure_check"},
+        "bypass": "state passed in and returned, nothing changed outside",
+    },
+    # Bypass: returns the input as asked, but still keeps it on self, where the tracer outlives the call.
+    "leak_still_stored": {
+        "answers": {
+            "leak": "class FixedModel(Model):\n"
+            "    def apply(self, x):\n"
+            "        self.last_input = x\n"
+            "        return jnp.tanh(x * self.scale), x\n",
+        },
+        "loses": {"test_leak"},
+        "bypass": "a method that keeps no traced value",
+    },
+    # Correct, written another way: jnp.dot for the product; the counter named anew; an apply with
+    # no side effects at all.
+    "affine_dot_pure_apply": {
+        "answers": {
+            "affine": "def affine(W, x, b):\n    return jnp.dot(W, x) + b\n",
+            "pure": "def scale_by_calls_pure(calls, x):\n    new_calls = calls + 1\n    return new_calls, new_calls * x\n",
+            "leak": "class FixedModel(Model):\n    def apply(self, x):\n        return jnp.tanh(x * self.scale), x\n",
+        },
+        "loses": set(),
+        "alternative": "jnp.dot instead of @; an apply with no side effects at all",
+    },
+}

@@ -1,0 +1,121 @@
+"""Wrong answers to set 05_vmap (see tests/variants/__init__.py)."""
+
+VARIANTS = {
+    # Bypass: a formula for the cosine of whole matrices, which ignores f: the tests pass another f too.
+    "all_pairs_cosine_formula": {
+        "answers": {
+            "pairwise": "def all_pairs(f, X, Y):\n"
+            "    Xn = X / jnp.linalg.norm(X, axis=1, keepdims=True)\n"
+            "    Yn = Y / jnp.linalg.norm(Y, axis=1, keepdims=True)\n"
+            "    return Xn @ Yn.T\n",
+        },
+        "loses": {"test_pairwise"},
+        "bypass": "vmap applies any per-pair function to all pairs",
+    },
+    # Correct, one vmap inside a loop over the rows of X: the program grows with n, and is too big to time.
+    "all_pairs_row_loop": {
+        "answers": {
+            "pairwise": "def all_pairs(f, X, Y):\n    return jnp.stack([jax.vmap(lambda y: f(x, y))(Y) for x in X])\n",
+        },
+        "loses": {"test_pairwise", "test_pairwise_speed"},
+    },
+    # Correct but slow: the row loop itself.
+    "pairwise_row_loop": {
+        "answers": {
+            "pairwise_cosine": "def pairwise_cosine(X, Y):\n"
+            "    return jnp.stack([(Y @ x) / (jnp.linalg.norm(Y, axis=1) * jnp.linalg.norm(x)) for x in X])\n",
+        },
+        "loses": {"test_pairwise_speed"},
+    },
+    # Correct, but a new jitted function, so a compilation, on every call.
+    "pairwise_jit_every_call": {
+        "answers": {
+            "pairwise_cosine": "def pairwise_cosine(X, Y):\n"
+            "    return jax.jit(lambda X, Y: all_pairs(cosine, X, Y))(X, Y)\n",
+        },
+        "loses": {"test_pairwise_speed"},
+    },
+    # Bypass: jit around the row loop, which unrolls it into one program of a copy per row.
+    "pairwise_jit_of_loop": {
+        "answers": {"pairwise_cosine": "pairwise_cosine = jax.jit(pairwise_cosine_loop)\n"},
+        "loses": {"test_pairwise_speed"},
+        "bypass": "one compiled program that does not grow with the batch",
+    },
+    # Passes the visible test by returning its expected output: the hidden tests catch it.
+    "scores_hardcoded": {
+        "answers": {
+            "scores": "def batch_scores(W, b, X):\n"
+            "    return jnp.array([0.0, np.tanh(-2 * np.tanh(1.0)), 0.0], jnp.float32)\n"
+        },
+        "loses": {"test_scores", "test_scores_structure"},
+    },
+    # Bypass: batching by hand with one library call: the N-d convolution mixes the examples.
+    "scores_convolve_whole_batch": {
+        "answers": {
+            "scores": "def batch_scores(W, b, X):\n"
+            "    kernels = jnp.tanh(X @ W.T + b)\n"
+            "    return jnp.sum(jnp.tanh(jax.scipy.signal.convolve(X, kernels, mode='valid')), axis=1)\n",
+        },
+        "loses": {"test_scores", "test_scores_structure"},
+        "bypass": "vmap with shared arguments (in_axes None)",
+    },
+    # Bypass: a Python loop over the batch, unrolled into the jaxpr.
+    "scores_python_loop": {
+        "answers": {"scores": "def batch_scores(W, b, X):\n    return jnp.stack([score(W, b, x) for x in X])\n"},
+        "loses": {"test_scores_structure"},
+        "bypass": "vectorised by vmap, not a loop over the batch",
+    },
+    # Correct, vmapped in chunks of 4, but the loop over chunks still grows with the batch.
+    "scores_chunked_loop": {
+        "answers": {
+            "scores": "def batch_scores(W, b, X):\n"
+            "    chunks = [jax.vmap(score, in_axes=(None, None, 0))(W, b, X[i:i + 4]) for i in range(0, X.shape[0], 4)]\n"
+            "    return jnp.concatenate(chunks)\n",
+        },
+        "loses": {"test_scores_structure"},
+    },
+    # Bypass: lax.map keeps the program small but still scores one example at a time (a scan).
+    "scores_lax_map": {
+        "answers": {"scores": "def batch_scores(W, b, X):\n    return jax.lax.map(lambda x: score(W, b, x), X)\n"},
+        "loses": {"test_scores_structure"},
+        "bypass": "vectorised by vmap, not a loop over the batch",
+    },
+    # The batch axis of the result is left first: shape (B, m) instead of (m, B).
+    "columns_default_out_axes": {
+        "answers": {
+            "columns": "def filter_columns(W, Xcols, Hs):\n"
+            "    return jax.vmap(filter_one, in_axes=(None, 1, 0))(W, Xcols, Hs)\n",
+        },
+        "loses": {"test_columns"},
+    },
+    # in_axes in the wrong order (rows of Xcols, columns of Hs): JAX's "inconsistent sizes" error.
+    "columns_in_axes_swapped": {
+        "answers": {
+            "columns": "def filter_columns(W, Xcols, Hs):\n"
+            "    return jax.vmap(filter_one, in_axes=(None, 0, 1), out_axes=1)(W, Xcols, Hs)\n",
+        },
+        "loses": {"test_columns"},
+    },
+    # Bypass: a Python loop over the columns, stacked as columns: right values, no vmap.
+    "columns_python_loop": {
+        "answers": {
+            "columns": "def filter_columns(W, Xcols, Hs):\n"
+            "    return jnp.stack([filter_one(W, Xcols[:, k], Hs[k]) for k in range(Xcols.shape[1])], axis=1)\n",
+        },
+        "loses": {"test_columns"},
+        "bypass": "vmap with in_axes and out_axes",
+    },
+    # Correct, written another way: one vmap over the n * m pairs, repeated and tiled, and transposes
+    # around a vmap over rows instead of in_axes=1 and out_axes=1.
+    "alternatives_tiled_pairs_transposed_columns": {
+        "answers": {
+            "pairwise": "def all_pairs(f, X, Y):\n"
+            "    n, m = X.shape[0], Y.shape[0]\n"
+            "    return jax.vmap(f)(jnp.repeat(X, m, axis=0), jnp.tile(Y, (n, 1))).reshape(n, m)\n",
+            "columns": "def filter_columns(W, Xcols, Hs):\n"
+            "    return jax.vmap(filter_one, in_axes=(None, 0, 0))(W, Xcols.T, Hs).T\n",
+        },
+        "loses": set(),
+        "alternative": "one vmap over the n * m pairs of repeated and tiled rows; transposes instead of in_axes=1 and out_axes=1",
+    },
+}

@@ -1,0 +1,149 @@
+"""Wrong answers to set 06_grad (see tests/variants/__init__.py)."""
+
+VARIANTS = {
+    # Passes the visible test by returning its expected outputs: the hidden test catches it.
+    "grads_hardcoded": {
+        "answers": {
+            "grads": "def grads_xy(f, x, y):\n"
+            "    return (jnp.array([2.0, 0.52829945, -3.7452471]), jnp.array([0.0, 1.6279187, -5.455834]))\n",
+        },
+        "loses": {"test_grads"},
+    },
+    "grads_only_x": {
+        "answers": {"grads": "def grads_xy(f, x, y):\n    return jax.grad(f)(x, y)\n"},
+        "loses": {"test_grads"},
+    },
+    # Bypass: derivatives of the visible f worked out by hand (the test cell shows them): no autodiff.
+    "grads_by_hand": {
+        "answers": {
+            "grads": "def grads_xy(f, x, y):\n"
+            "    sech2 = 1 / jnp.cosh(x * y) ** 2\n"
+            "    return y * sech2 + jnp.cos(x) * y**2, x * sech2 + 2 * jnp.sin(x) * y\n",
+        },
+        "loses": {"test_grads"},
+        "bypass": "jax.grad with argnums, for any f",
+    },
+    # Differentiates with respect to the data instead of the parameters.
+    "tree_wrt_inputs": {
+        "answers": {
+            "tree": "def loss_and_grads(loss, params, X, y):\n"
+            "    return jax.value_and_grad(loss, argnums=1)(params, X, y)\n"
+        },
+        "loses": {"test_tree"},
+    },
+    # Bypass: central differences on every entry of the flattened parameters: no autodiff, and
+    # float32 differences are only good to about 1e-4.
+    "tree_finite_differences": {
+        "answers": {
+            "tree": "def loss_and_grads(loss, params, X, y):\n"
+            "    from jax.flatten_util import ravel_pytree\n"
+            "    flat, unravel = ravel_pytree(params)\n"
+            "    steps = 1e-3 * jnp.eye(flat.size)\n"
+            "    slopes = [(loss(unravel(flat + e), X, y) - loss(unravel(flat - e), X, y)) / 2e-3 for e in steps]\n"
+            "    return loss(params, X, y), unravel(jnp.stack(slopes))\n",
+        },
+        "loses": {"test_tree"},
+        "bypass": "jax.value_and_grad of a pytree",
+    },
+    "train_gradient_ascent": {
+        "answers": {
+            "train": "def train(loss, params, X, y, lr, steps):\n"
+            "    losses = []\n"
+            "    for _ in range(steps):\n"
+            "        value, grads = jax.value_and_grad(loss)(params, X, y)\n"
+            "        params = jax.tree.map(lambda p, g: p + lr * g, params, grads)\n"
+            "        losses.append(value)\n"
+            "    return params, jnp.stack(losses)\n",
+        },
+        "loses": {"test_train"},
+    },
+    # Records the loss after each step, not before it: the curve is shifted by one step.
+    "train_loss_after_step": {
+        "answers": {
+            "train": "def train(loss, params, X, y, lr, steps):\n"
+            "    losses = []\n"
+            "    for _ in range(steps):\n"
+            "        grads = jax.grad(loss)(params, X, y)\n"
+            "        params = jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+            "        losses.append(loss(params, X, y))\n"
+            "    return params, jnp.stack(losses)\n",
+        },
+        "loses": {"test_train"},
+    },
+    # Bypass: the logistic loss's gradient written by hand (X.T @ (sigmoid - y) / n): no autodiff.
+    "train_hand_gradient": {
+        "answers": {
+            "train": "def train(loss, params, X, y, lr, steps):\n"
+            "    losses = []\n"
+            "    for _ in range(steps):\n"
+            "        logits = X @ params['w'] + params['b']\n"
+            "        losses.append(jnp.mean(jnp.logaddexp(0.0, logits) - y * logits))\n"
+            "        error = jax.nn.sigmoid(logits) - y\n"
+            "        params = {'w': params['w'] - lr * X.T @ error / y.shape[0], 'b': params['b'] - lr * jnp.mean(error)}\n"
+            "    return params, jnp.stack(losses)\n",
+        },
+        "loses": {"test_train"},
+        "bypass": "a training step from jax.value_and_grad, for any loss",
+    },
+    # Bypass: a central difference of two gradients: no Hessian, but only good to about 1e-4.
+    "hvp_finite_differences": {
+        "answers": {
+            "hvp": "def hvp(f, x, v):\n"
+            "    eps = 1e-3\n"
+            "    return (jax.grad(f)(x + eps * v) - jax.grad(f)(x - eps * v)) / (2 * eps)\n",
+        },
+        "loses": {"test_hvp", "test_hvp_memory"},
+        "bypass": "an exact HVP by composing JAX transformations",
+    },
+    # Bypass: right values, but the n x n Hessian first.
+    "hvp_full_hessian": {
+        "answers": {"hvp": "def hvp(f, x, v):\n    return jax.hessian(f)(x) @ v\n"},
+        "loses": {"test_hvp_memory"},
+        "bypass": "an HVP without forming the Hessian",
+    },
+    # Right values, but each builds the n x n Hessian first.
+    "hvp_jacfwd_of_grad": {
+        "answers": {"hvp": "def hvp(f, x, v):\n    return jax.jacfwd(jax.grad(f))(x) @ v\n"},
+        "loses": {"test_hvp_memory"},
+    },
+    "hvp_basis_vectors": {
+        "answers": {
+            "hvp": "def hvp(f, x, v):\n"
+            "    columns = jax.vmap(lambda e: jax.jvp(jax.grad(f), (x,), (e,))[1])(jnp.eye(x.shape[0]))\n"
+            "    return columns @ v\n",
+        },
+        "loses": {"test_hvp_memory"},
+    },
+    # Correct, written another way: forward-mode gradients (jacfwd of a scalar function), a dict
+    # comprehension for the update, a reverse-over-reverse HVP, and jnp.maximum keeping the log's input
+    # positive instead of a second jnp.where.
+    "alternatives_jacfwd_comprehension_reverse_hvp_clamp": {
+        "answers": {
+            "grads": "def grads_xy(f, x, y):\n    return jax.jacfwd(f, argnums=(0, 1))(x, y)\n",
+            "train": "def train(loss, params, X, y, lr, steps):\n"
+            "    step = jax.jit(jax.value_and_grad(loss))\n"
+            "    losses = []\n"
+            "    for _ in range(steps):\n"
+            "        value, grads = step(params, X, y)\n"
+            "        params = {name: params[name] - lr * grads[name] for name in params}\n"
+            "        losses.append(value)\n"
+            "    return params, jnp.stack(losses)\n",
+            "hvp": "def hvp(f, x, v):\n    return jax.grad(lambda x: jnp.vdot(jax.grad(f)(x), v))(x)\n",
+            "nan": "def xlogx(x):\n    return jnp.where(x > 0, x * jnp.log(jnp.maximum(x, 1e-30)), 0.0)\n",
+        },
+        "loses": set(),
+        "alternative": "jax.jacfwd for the two gradients, a dict comprehension for the update, reverse-over-reverse HVP, "
+        "a clamped log instead of a second jnp.where",
+    },
+    # Right values, NaN gradient where x <= 0.
+    "nan_single_where": {
+        "answers": {"nan": "def xlogx(x):\n    return jnp.where(x > 0, x * jnp.log(x), 0.0)\n"},
+        "loses": {"test_nan"},
+    },
+    # Bypass: nan_to_num cleans the values, not the gradient: the where's other branch still sends NaN back.
+    "nan_to_num_forward": {
+        "answers": {"nan": "def xlogx(x):\n    return jnp.nan_to_num(jnp.where(x > 0, x * jnp.log(x), 0.0))\n"},
+        "loses": {"test_nan"},
+        "bypass": "a where whose unselected branch has a finite gradient",
+    },
+}

@@ -1,0 +1,189 @@
+"""Wrong answers to set 08_parallel (see tests/variants/__init__.py)."""
+
+VARIANTS = {
+    # Each device subtracts its own piece's mean: right only on one device.
+    "pmap_local_mean": {
+        "answers": {
+            "pmap": "def center_piece(piece):\n"
+            "    return piece - jnp.mean(piece)\n\n\n"
+            "def center_pmap(x):\n"
+            "    pieces = jax.pmap(center_piece)(x.reshape(jax.device_count(), -1))\n"
+            "    return pieces.reshape(x.shape)\n",
+        },
+        "loses": {"test_pmap", "test_pmap_structure"},
+    },
+    # Bypass: psum where pmean is needed, a mean device_count() times too large: right only on
+    # one device, so the test runs center_piece as 8 (and, hidden, 12) simulated devices with vmap.
+    "pmap_psum_not_pmean": {
+        "answers": {
+            "pmap": "def center_piece(piece):\n"
+            "    return piece - jax.lax.psum(jnp.mean(piece), 'devices')\n\n\n"
+            "def center_pmap(x):\n"
+            "    pieces = jax.pmap(center_piece, axis_name='devices')(x.reshape(jax.device_count(), -1))\n"
+            "    return pieces.reshape(x.shape)\n",
+        },
+        "loses": {"test_pmap", "test_pmap_structure"},
+        "bypass": "the global mean from a collective, for any number of devices",
+    },
+    # Divides by jax.device_count(), not the number of pieces the collective summed: right on
+    # this machine's 8 devices, wrong on the tests' 6 and 12 simulated ones.
+    "pmap_divides_by_device_count": {
+        "answers": {
+            "pmap": "def center_piece(piece):\n"
+            "    return piece - jax.lax.psum(jnp.sum(piece), 'devices') / (piece.size * jax.device_count())\n\n\n"
+            "def center_pmap(x):\n"
+            "    pieces = jax.pmap(center_piece, axis_name='devices')(x.reshape(jax.device_count(), -1))\n"
+            "    return pieces.reshape(x.shape)\n",
+        },
+        "loses": {"test_pmap"},
+    },
+    # Right values, but no device does any part of the work.
+    "pmap_not_parallel": {
+        "answers": {
+            "pmap": "def center_piece(piece):\n"
+            "    return piece - jax.lax.pmean(jnp.mean(piece), 'devices')\n\n\n"
+            "def center_pmap(x):\n"
+            "    return x - jnp.mean(x)\n",
+        },
+        "loses": {"test_pmap_structure"},
+    },
+    # Passes the visible tests by returning their expected outputs: the hidden test catches it.
+    "pmap_hardcoded": {
+        "answers": {
+            "pmap": "def center_piece(piece):\n"
+            "    return piece - 23.5\n\n\n"
+            "def center_pmap(x):\n"
+            "    return jnp.arange(8.0 * n_devices) - (8.0 * n_devices - 1) / 2\n",
+        },
+        "loses": {"test_pmap", "test_pmap_structure"},
+    },
+    # Not migrated: still pmap underneath.
+    "shard_map_still_pmap": {
+        "answers": {
+            "shard_map": "def center_shard_map(x, mesh):\n    return center_pmap(x)\n",
+        },
+        "loses": {"test_shard_map_structure"},
+    },
+    # Bypass: the right values computed on one device, with no per-device program or collective.
+    "shard_map_not_parallel": {
+        "answers": {"shard_map": "def center_shard_map(x, mesh):\n    return x - jnp.mean(x)\n"},
+        "loses": {"test_shard_map_structure"},
+        "bypass": "a per-device program (shard_map) with a collective over the mesh axis",
+    },
+    # psum where pmean is needed: right only on a one-device mesh, and the tests' meshes hold
+    # every CPU device (8), whatever the default devices are.
+    "shard_map_psum_not_pmean": {
+        "answers": {
+            "shard_map": "def center_shard_map(x, mesh):\n"
+            "    axis = mesh.axis_names[0]\n"
+            "    x = jax.device_put(x, NamedSharding(mesh, P(axis)))\n"
+            "    center = lambda p: p - jax.lax.psum(jnp.mean(p), axis)\n"
+            "    return jax.shard_map(center, mesh=mesh, in_specs=P(axis), out_specs=P(axis))(x)\n",
+        },
+        "loses": {"test_shard_map", "test_shard_map_structure"},
+    },
+    # Correct, another way: the global sum over the devices, divided by the whole length.
+    "shard_map_psum_of_sums": {
+        "answers": {
+            "shard_map": "def center_shard_map(x, mesh):\n"
+            "    axis, total = mesh.axis_names[0], x.size\n"
+            "    x = jax.device_put(x, NamedSharding(mesh, P(axis)))\n"
+            "    center = lambda p: p - jax.lax.psum(p.sum(), axis) / total\n"
+            "    return jax.shard_map(center, mesh=mesh, in_specs=P(axis), out_specs=P(axis))(x)\n",
+        },
+        "loses": set(),
+        "alternative": "psum of the pieces' sums divided by the global length, instead of pmean",
+    },
+    # Forgets the collective: each device centres its own piece.
+    "shard_map_local_mean": {
+        "answers": {
+            "shard_map": "def center_shard_map(x, mesh):\n"
+            "    axis = mesh.axis_names[0]\n"
+            "    x = jax.device_put(x, NamedSharding(mesh, P(axis)))\n"
+            "    return jax.shard_map(lambda p: p - jnp.mean(p), mesh=mesh, in_specs=P(axis), out_specs=P(axis))(x)\n",
+        },
+        "loses": {"test_shard_map", "test_shard_map_structure"},
+    },
+    # Bypass: a plain matmul on one device, with the right values; the tests' mesh holds every
+    # CPU device, so this is seen even where the default devices are one GPU.
+    "matmul_unsharded": {
+        "answers": {"matmul": "def sharded_matmul(A, B, mesh):\n    return A @ B\n"},
+        "loses": {"test_matmul_sharding"},
+        "bypass": "the result laid out across the mesh as asked",
+    },
+    # Correct, another way: shard the inputs (rows of A on "x", columns of B on "y") and let jit
+    # propagate the layout to the product.
+    "matmul_sharded_inputs": {
+        "answers": {
+            "matmul": "def sharded_matmul(A, B, mesh):\n"
+            "    A = jax.device_put(A, NamedSharding(mesh, P('x', None)))\n"
+            "    B = jax.device_put(B, NamedSharding(mesh, P(None, 'y')))\n"
+            "    return jax.jit(jnp.matmul)(A, B)\n",
+        },
+        "loses": set(),
+        "alternative": "sharded inputs, the product's layout propagated by jit",
+    },
+    "matmul_axes_swapped": {
+        "answers": {
+            "matmul": "def sharded_matmul(A, B, mesh):\n"
+            "    return jax.jit(jnp.matmul, out_shardings=NamedSharding(mesh, P('y', 'x')))(A, B)\n",
+        },
+        "loses": {"test_matmul_sharding"},
+    },
+    # The right layout, the wrong values: a product in bfloat16 "for speed", as on a TPU, cast back,
+    # is rounded (exact only where the inputs are small whole numbers, as in the layout tests).
+    "matmul_bfloat16": {
+        "answers": {
+            "matmul": "def sharded_matmul(A, B, mesh):\n"
+            "    half = lambda A, B: (A.astype(jnp.bfloat16) @ B.astype(jnp.bfloat16)).astype(A.dtype)\n"
+            "    return jax.jit(half, out_shardings=NamedSharding(mesh, P('x', 'y')))(A, B)\n",
+        },
+        "loses": {"test_matmul"},
+    },
+    # The pmap recipe under shard_map: the gradient comes out device_count() times too large,
+    # on the tests' mesh of every CPU device (8), whatever the default devices are.
+    "dp_grad_pmap_recipe": {
+        "answers": {
+            "dp": "def dp_grad(w, X, y, mesh):\n"
+            "    axis = mesh.axis_names[0]\n"
+            "    X = jax.device_put(X, NamedSharding(mesh, P(axis)))\n"
+            "    y = jax.device_put(y, NamedSharding(mesh, P(axis)))\n"
+            "    local = lambda w, X, y: jax.lax.pmean(jax.grad(loss)(w, X, y), axis)\n"
+            "    return jax.shard_map(local, mesh=mesh, in_specs=(P(), P(axis), P(axis)), out_specs=P())(w, X, y)\n",
+        },
+        "loses": {"test_dp_grad", "test_dp_grad_structure"},
+    },
+    # Bypass: the single-device gradient, right values with no data parallelism.
+    "dp_grad_single_device": {
+        "answers": {"dp": "def dp_grad(w, X, y, mesh):\n    return jax.grad(loss)(w, X, y)\n"},
+        "loses": {"test_dp_grad_structure"},
+        "bypass": "a data-parallel gradient: shard_map with a collective over the mesh axis",
+    },
+    # Correct, another way: w cast to varying first, so its gradient is each device's own, and
+    # then the pmap recipe (pmean of the gradients) is right.
+    "dp_grad_varying_w": {
+        "answers": {
+            "dp": "def dp_grad(w, X, y, mesh):\n"
+            "    axis = mesh.axis_names[0]\n"
+            "    X = jax.device_put(X, NamedSharding(mesh, P(axis)))\n"
+            "    y = jax.device_put(y, NamedSharding(mesh, P(axis)))\n"
+            "    def local(w, X, y):\n"
+            "        w = jax.lax.pcast(w, axis, to='varying')\n"
+            "        return jax.lax.pmean(jax.grad(loss)(w, X, y), axis)\n"
+            "    return jax.shard_map(local, mesh=mesh, in_specs=(P(), P(axis), P(axis)), out_specs=P())(w, X, y)\n",
+        },
+        "loses": set(),
+        "alternative": "w cast to varying (jax.lax.pcast), then the pmean of the local gradients",
+    },
+    # Sharded by jit alone: right values, but no explicit collective in the program.
+    "dp_grad_jit_only": {
+        "answers": {
+            "dp": "def dp_grad(w, X, y, mesh):\n"
+            "    X = jax.device_put(X, NamedSharding(mesh, P(mesh.axis_names[0])))\n"
+            "    y = jax.device_put(y, NamedSharding(mesh, P(mesh.axis_names[0])))\n"
+            "    w = jax.device_put(w, NamedSharding(mesh, P()))\n"
+            "    return jax.jit(jax.grad(loss))(w, X, y)\n",
+        },
+        "loses": {"test_dp_grad_structure"},
+    },
+}
