@@ -34,6 +34,8 @@ os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get(
 
 import nbformat  # noqa: E402
 
+from autograder._config import DEFAULT_SEED  # noqa: E402
+
 from support import make_course, read_scores, solution_sources, submit, test_points  # noqa: E402
 from variants import VARIANTS  # noqa: E402
 
@@ -158,8 +160,9 @@ def main() -> int:
     assignment = args.assignment
 
     # Same clean environment for both graders: kernels from this venv, timing checks enforced.
-    for name in ("JAXCOURSE_GRADER_SEED", "JAXCOURSE_RECORD_REFERENCES", "JAXCOURSE_REFERENCES"):
+    for name in ("JAXCOURSE_RECORD_REFERENCES", "JAXCOURSE_REFERENCES"):
         os.environ.pop(name, None)
+    os.environ["JAXCOURSE_GRADER_SEED"] = str(DEFAULT_SEED)  # the package's references serve both graders
     os.environ["JAXCOURSE_TIMING"] = "enforce"
     temporary = None if args.keep else tempfile.TemporaryDirectory(prefix="grade-bench-")
     folder = args.keep or Path(temporary.name)

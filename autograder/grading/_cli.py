@@ -94,6 +94,7 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     from ._convert import GradingError
     from ._report import summary_table, write_report
     from ._run import grade
+    from ._seed import SeedError
 
     try:
         run = grade(
@@ -109,7 +110,7 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
             nbgrader_options=nbgrader_options,
             progress=sys.stderr.isatty(),
         )
-    except GradingError as error:
+    except (GradingError, SeedError) as error:
         print(f"jax-course grade: {error}", file=sys.stderr)
         return 2
     console = Console()

@@ -1,8 +1,9 @@
 """Why a submission could not be graded, in words an instructor can act on (never a bare exception),
-and what nbgrader warned about while grading it."""
+and what else its row of the report notes: nbgrader's warnings, refused cells, files not importable."""
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import nbformat
 from nbformat.reader import NotJSONError
 from nbgrader import utils
 from nbgrader.nbgraderformat import SchemaTooNewError, SchemaTooOldError
+
+from ._tampering import shadowing
 
 
 class SubmissionError(Exception):
@@ -77,3 +80,22 @@ class Heard(logging.Handler):
         """The warnings heard since the last call."""
         taken, self.messages = self.messages, []
         return taken
+
+
+def report_notes(folder: Path, prepared: list[tuple[str, str]], expected: list[str], warnings: list[str]) -> str:
+    """As one line: notebooks not handed in (to `folder`), what the sanitize step refused to run
+    (`RefuseTampering`, in the `prepared` notebooks), handed-in files that were not importable
+    (`shadowing`) and nbgrader's `warnings`."""
+    found = []
+    for _, text in prepared:
+        try:
+            found += json.loads(text).get("metadata", {}).get("jax_course", {}).get("refused", [])
+        except ValueError:
+            pass
+    said = [f"refused to run {'; '.join(found)}"] if found else []
+    # Looked for in the submitted folder: `--notebook` may leave handed-in notebooks out of this run.
+    if missing := [name for name in expected if not (folder / name).is_file()]:
+        said.insert(0, f"missing notebook {', '.join(missing)} (no points for it)")
+    if shadows := shadowing(folder):
+        said.append(f"not importable while grading (named like an installed module): {', '.join(shadows)}")
+    return "; ".join(said + [f"nbgrader: {warning}" for warning in warnings])

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
-from .._config import RECORD_REFERENCES
+from .._config import RECORD_REFERENCES, environment_with
 
 # Beside each set's reference outputs: its test cells, hidden tests included (never a solution cell),
 # so that a self-check outside the course's repository (Colab, a copy anywhere) runs them too.
@@ -27,46 +26,43 @@ def all_tests(notebook: Path) -> dict[str, str]:
     return tests
 
 
-def record_tests(assignment: str, root: Path, into: Path) -> Path:
-    """Write `into/assignment/tests.json` from the solution notebook (nothing is run)."""
+def record_tests(assignment: str, root: Path, into: Path, source: Path | None = None) -> Path:
+    """Write `into/assignment/tests.json` from the solution notebook in `source` (default `root/solutions`)."""
     path = into / assignment / TESTS_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    tests = all_tests(root / "solutions" / assignment / f"{assignment}.ipynb")
+    tests = all_tests((source or root / "solutions") / assignment / f"{assignment}.ipynb")
     path.write_text(json.dumps(tests, indent=1) + "\n")
     return path
 
 
-def record_references(assignment: str, root: Path, into: Path, timeout: int = 600) -> Path:
-    """Run the reference solution of `assignment` and store what its checks compare, and its tests.
+def record_references(
+    assignment: str, root: Path, into: Path, timeout: int = 600, source: Path | None = None, required: bool = True
+) -> Path:
+    """Run the reference solution of `assignment` (in `source`, default `root/solutions`) and store what
+    its checks compare, and its tests.
 
     Every `check_reference` call in the solution notebook saves its value instead
     of comparing it. The folder `into/assignment` is replaced only when the whole
-    notebook ran without error.
+    notebook ran without error; a notebook that compares nothing is an error unless not `required`.
     """
     import nbclient
     import nbformat
 
-    notebook = root / "solutions" / assignment / f"{assignment}.ipynb"
+    notebook = (source or root / "solutions") / assignment / f"{assignment}.ipynb"
     nb = nbformat.read(notebook, as_version=4)
     with tempfile.TemporaryDirectory() as scratch:
-        previous = os.environ.get(RECORD_REFERENCES)
-        os.environ[RECORD_REFERENCES] = scratch
-        try:
+        with environment_with({RECORD_REFERENCES: scratch}):
             nbclient.NotebookClient(
                 nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}
             ).execute()
-        finally:
-            if previous is None:
-                os.environ.pop(RECORD_REFERENCES, None)
-            else:
-                os.environ[RECORD_REFERENCES] = previous
         recorded = Path(scratch) / assignment
-        if not recorded.is_dir():
+        if not recorded.is_dir() and required:
             raise SystemExit(f"jax-course: {notebook} recorded no reference outputs")
+        recorded.mkdir(exist_ok=True)
         target = into / assignment
         if target.exists():
             shutil.rmtree(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(recorded, target)
-    record_tests(assignment, root, into)
+    record_tests(assignment, root, into, source)
     return target

@@ -51,7 +51,7 @@ def write_report(run: GradingRun) -> tuple[Path, Path]:
     csv_path, html_path = run.folder / "report.csv", run.folder / "report.html"
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["student", "status", "reason", "score", "max_score", "seconds", *problems])
+    writer.writerow(["student", "status", "reason", "score", "max_score", "seconds", "seed", *problems])
     for o in outcomes:
         writer.writerow(
             [
@@ -61,6 +61,7 @@ def write_report(run: GradingRun) -> tuple[Path, Path]:
                 o.score,
                 o.max_score,
                 o.seconds,
+                "" if o.seed is None else o.seed,
                 *[o.problems.get(p, [0, 0])[0] for p in problems],
             ]
         )
@@ -72,9 +73,19 @@ def write_report(run: GradingRun) -> tuple[Path, Path]:
         histogram=_histogram(outcomes, f"{run.assignment}: {len(outcomes)} submissions"),
         problems=[dict(name=p, pass_rate=pass_rate(outcomes, p), mean=mean_score(outcomes, p)) for p in problems],
         failures=[o for o in outcomes if o.status != "graded"],
+        seeds=_seeds(run, outcomes),
     )
     write_atomically(html_path, page)
     return csv_path, html_path
+
+
+def _seeds(run: GradingRun, outcomes: list[Outcome]) -> str:
+    """Which seeds the submissions' hidden inputs came from: this run's, and any other an earlier run used."""
+    others = sorted({o.seed for o in outcomes if o.seed is not None and (not run.seed or o.seed != run.seed.seed)})
+    said = [run.seed.describe()] if run.seed else []
+    if others:
+        said.append(f"seed {', '.join(map(str, others))} for submissions graded earlier")
+    return "; ".join(said)
 
 
 def summary_table(run: GradingRun) -> Table:
@@ -85,6 +96,8 @@ def summary_table(run: GradingRun) -> Table:
     table.add_column("")
     table.add_row("graded now", str(sum(o.status == "graded" for o in run.outcomes)))
     table.add_row("already graded (skipped)", str(len(run.skipped)))
+    if seeds := _seeds(run, outcomes):
+        table.add_row("hidden inputs from", seeds)
     reasons: dict[str, int] = {}
     for o in run.outcomes:
         if o.status != "graded":

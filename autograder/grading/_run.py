@@ -10,7 +10,7 @@ neither loses nor duplicates a grade.
 
 from __future__ import annotations
 
-import json
+import logging
 import os
 import signal
 import threading
@@ -22,10 +22,10 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
-from ._failures import failure_reason
+from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
-from ._tampering import shadowing
+from ._seed import GradingSeed, for_grading, remember
 from ._workers import Runner, on_cluster, on_this_machine
 
 
@@ -43,6 +43,7 @@ class GradingRun:
     outcomes: list[Outcome] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     interrupted: bool = False
+    seed: GradingSeed | None = None  # where hidden inputs came from; None: the assignment has none
 
     @property
     def ledger(self) -> Ledger:
@@ -53,22 +54,15 @@ def _interrupt(*_) -> None:
     raise KeyboardInterrupt
 
 
-def _notes(submission: Submission, prepared: list[tuple[str, str]], expected: list[str]) -> str:
-    """Notebooks not handed in, what the sanitize step refused to run (`RefuseTampering`), the
-    handed-in files that were not importable (`shadowing`) and nbgrader's warnings, as one line."""
-    found = []
-    for _, text in prepared:
-        try:
-            found += json.loads(text).get("metadata", {}).get("jax_course", {}).get("refused", [])
-        except ValueError:
-            pass
-    notes = [f"refused to run {'; '.join(found)}"] if found else []
-    # Looked for in the submitted folder: `--notebook` may leave handed-in notebooks out of this run.
-    if missing := [name for name in expected if not (submission.folder / name).is_file()]:
-        notes.insert(0, f"missing notebook {', '.join(missing)} (no points for it)")
-    if shadows := shadowing(submission.folder):
-        notes.append(f"not importable while grading (named like an installed module): {', '.join(shadows)}")
-    return "; ".join(notes + [f"nbgrader: {warning}" for warning in HEARD.take()])
+def _say() -> logging.Logger:
+    """What the grader tells the instructor outside the report (a new course seed), on stderr."""
+    log = logging.getLogger("jax-course grade")
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("jax-course grade: %(message)s"))
+        log.addHandler(handler)
+        log.propagate = False
+    return log
 
 
 def _record(
@@ -108,6 +102,7 @@ def _record(
         problems,
         round(seconds, 2),
         submission.fingerprint,
+        run.seed.seed if run.seed else None,
     )
     run.ledger.record(outcome)
     run.outcomes.append(outcome)
@@ -162,7 +157,7 @@ def _grade_all(
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
                     future = pool.submit(_execute_all, runner, config, prepared)
-                    running[future] = (submission, _notes(submission, prepared, expected))
+                    running[future] = (submission, report_notes(submission.folder, prepared, expected, HEARD.take()))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     submission, notes = running.pop(future)
@@ -182,8 +177,10 @@ def _to_grade(run: GradingRun, converter: BatchAutograde, force: bool) -> list[S
     """The submissions to grade: not those done before and unchanged. Folders without a notebook are
     recorded as missing, as nbgrader leaves them ungraded."""
     todo = []
+    seed = run.seed.seed if run.seed else None
     for submission in converter.submissions:
-        if not force and converter.done(submission, run.ledger.entry(submission.student)):
+        entry = run.ledger.entry(submission.student)
+        if not force and converter.done(submission, entry) and entry and entry.seed == seed:
             run.skipped.append(submission.student)
         else:
             todo.append(submission)
@@ -232,6 +229,11 @@ def grade(
         else:
             runner, slots = on_this_machine(run.workers, limits, stop)
         converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
+        course = converter.course
+        run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say())
+        if run.seed:  # sent with every notebook from now on (the runners read `limits` at each call)
+            limits.update(run.seed.for_each_notebook(assignment))
+            remember(root, assignment, run.seed)
         todo = _to_grade(run, converter, force)
         _grade_all(run, converter, todo, runner, slots, stop)
     except KeyboardInterrupt:

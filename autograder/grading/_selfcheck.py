@@ -20,7 +20,15 @@ from pathlib import Path
 
 from traitlets.config.loader import PyFileConfigLoader
 
-from .._config import GUARD_ARGUMENTS, PACKAGE_REFERENCES, TIMING, environment_with
+from .._config import (
+    DEFAULT_SEED,
+    GRADER_SEED,
+    GUARD_ARGUMENTS,
+    PACKAGE_REFERENCES,
+    REFERENCES,
+    TIMING,
+    environment_with,
+)
 from . import _nursery
 from ._calibrate import decide_timing
 from ._references import TESTS_FILE
@@ -165,7 +173,11 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
             "Download a fresh copy of the exercise and paste your answers into it."
         ) from None
     mode, reason = decide_timing()
-    env = {**os.environ, TIMING: mode, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    # Hidden inputs from the public seed, compared with the package's references recorded with it, whatever
+    # the shell sets: grading draws them from the course's own seed (`_seed.py`), which students never see.
+    env = {**os.environ, TIMING: mode, "PATH": path, GRADER_SEED: str(DEFAULT_SEED)}
+    env.pop(REFERENCES, None)
     _nursery.warm_up(env)  # while this process imports nbgrader
     root, assignment = find_course(notebook)
     if root is not None:

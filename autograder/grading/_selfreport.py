@@ -58,7 +58,12 @@ class SelfCheck:
                 # The whole message, as the notebook shows it: JAX's explanation, "Try:" and "Reread:" lines too.
                 message = r.message.strip() or "the test did not run"
                 lines += [f"          {line}" for line in message.splitlines()]
-        only = "" if self.hidden_tests else " (visible tests only: the hidden tests did not run)"
+        # Said so that no one copies a value a hidden test printed: grading draws other inputs.
+        only = (
+            " (hidden inputs from the public seed; grading draws its own)"
+            if self.hidden_tests
+            else " (visible tests only: the hidden tests did not run)"
+        )
         # Said only where a test measures speed: elsewhere it is nothing the student can act on.
         timing = f" Timing checks: {self.timing} ({self.timing_reason})." if any(r.timed for r in self.results) else ""
         lines += ["", f"Score: {got:g}/{total:g}{only}.{timing}"]

@@ -24,6 +24,7 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins import ExportPlugin, FileNameCollectorPlugin
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 
+from .._config import environment_with
 from ._lms import (
     canvas_rows,
     graded_assignments,
@@ -34,6 +35,7 @@ from ._lms import (
     why_skipped,
     write_csv,
 )
+from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
 from .kernels import WarmKernelManager
 
@@ -118,6 +120,7 @@ class CanvasGrades(ExportPlugin):
         dest = Path(self.to or "canvas-grades.csv")
         write_csv(dest, canvas_rows(scores, student_names(gradebook), assignments))
         self.log.info("Wrote %s: %d students, %d assignments", dest, len(scores), len(assignments))
+        _say_seeds(self, assignments)
 
 
 class MoodleGrades(ExportPlugin):
@@ -131,11 +134,36 @@ class MoodleGrades(ExportPlugin):
             submitted = {k: v for k, v in student_scores(gradebook, assignment).items() if v is not None}
             write_csv(dest, moodle_rows(submitted, student_names(gradebook)))
             self.log.info("Wrote %s: on %s's Moodle page, Upload grading worksheet", dest, assignment)
+            _say_seeds(self, [assignment])
+
+
+def _say_seeds(plugin: ExportPlugin, assignments) -> None:
+    """Log which seed graded each exported assignment that has hidden inputs."""
+    root = Path(getattr(getattr(plugin.parent, "coursedir", None), "root", "."))
+    for assignment in assignments:
+        if seed := graded_with(root, assignment):
+            plugin.log.info("%s was graded with hidden inputs drawn from %s", assignment, seed)
 
 
 class WarmExecute(Execute):
-    """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class)."""
+    """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class), whose
+    kernels draw hidden inputs from the grading seed (`_seed.py`), never the public one silently."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", WarmKernelManager)
         super().__init__(*args, **kwargs)
+
+    def preprocess(self, nb, resources=None, km=None):
+        # The converter that registered this step (through its exporter) knows the course's folders.
+        course = getattr(getattr(self.parent, "parent", None), "coursedir", None)
+        assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+        if course is None or not assignment:
+            return super().preprocess(nb, resources, km)
+        root = Path(course.root)
+        seed = for_grading(root, root / course.source_directory, assignment, self.log)
+        if seed is None:
+            return super().preprocess(nb, resources, km)
+        self.log.info("Hidden inputs of %s: %s", assignment, seed.describe())
+        remember(root, assignment, seed)
+        with environment_with(seed.environment()):
+            return super().preprocess(nb, resources, km)

@@ -31,13 +31,18 @@ def in_course(tmp_path):
 
 
 @pytest.mark.grading
-def test_reference_answers_pass_everything_with_hidden_tests(in_course):
+def test_reference_answers_pass_everything_with_hidden_tests_from_the_public_seed(in_course, monkeypatch):
+    """Whatever seed the shell grades with, a self-check draws hidden inputs from the public one, compares
+    them with the package's references, says so, and makes no course seed in the clone."""
+    monkeypatch.setenv("JAXCOURSE_GRADER_SEED", "777")
     result = check_notebook(answered_copy(in_course, solution_sources(ASSIGNMENT)))
     assert result.hidden_tests
     assert result.results and all(r.passed for r in result.results), result.report()
     got, total = result.score
     assert got == total > 0
     assert "Score: " in result.report() and "FAILED" not in result.report()
+    assert "(hidden inputs from the public seed; grading draws its own)" in result.report()
+    assert not list(in_course.parents[1].rglob("grader_seed.txt"))
 
 
 @pytest.mark.grading

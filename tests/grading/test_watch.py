@@ -86,8 +86,9 @@ def test_a_saved_answer_is_checked_again_and_ctrl_c_leaves_nothing_running(tmp_p
         assert started, "no nursery is kept for the next check"
     finally:
         process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=60)
+        process.wait(timeout=60)
+    # The reading thread takes every line, up to the last one the process wrote before ending.
+    out = _until(found, "Stopped watching.", timeout=10)
     assert process.returncode == 0, out
-    assert "Stopped watching." in out
     _, alive = psutil.wait_procs(started, timeout=10)
     assert not alive, f"left running after Ctrl-C: {[p.pid for p in alive]}"

@@ -1,0 +1,141 @@
+"""The seed a grading run draws hidden inputs from, and the reference outputs recorded with it.
+
+Grading never uses the public seed silently. With `$JAXCOURSE_GRADER_SEED` set, that seed grades, and
+the reference outputs are the environment's (`jax-course references` re-records them). Without it, the
+course gets a seed of its own at its first grading, kept in `grader_seed.txt` beside the gradebook
+(never committed), and the reference outputs are recorded from the solutions with it into
+`grading/references/`, again whenever the seed or a solution notebook changes. Only an assignment
+whose notebooks use the checks (they import `autograder`) has hidden inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from .._config import DEFAULT_SEED, GRADER_SEED, REFERENCES, environment_with, grader_seed
+
+SEED_FILE = "grader_seed.txt"
+_RECORDED_WITH = "recorded_with.json"
+_GRADED_WITH = "graded_with.json"
+
+
+class SeedError(RuntimeError):
+    """The course's seed cannot grade: a damaged seed file, or solutions that fail to record references."""
+
+
+@dataclass(frozen=True)
+class GradingSeed:
+    """Where an assignment's hidden inputs come from when it is graded."""
+
+    seed: int
+    origin: str
+    references: Path | None = None  # holds ASSIGNMENT/*.npz recorded with `seed`; None: the environment's
+
+    def describe(self) -> str:
+        """For the report and the log: which seed, and why that one."""
+        return f"seed {self.seed} ({self.origin})"
+
+    def environment(self) -> dict[str, str]:
+        """What a grading kernel needs in its environment to use this seed."""
+        env = {GRADER_SEED: str(self.seed)}
+        if self.references is not None:
+            env[REFERENCES] = str(self.references)
+        return env
+
+    def for_each_notebook(self, assignment: str) -> dict:
+        """What `jax-course grade` sends with each notebook it runs, maybe on another machine: the seed, and
+        the reference outputs recorded with it (`ASSIGNMENT/NAME.npz` to their bytes)."""
+        if self.references is None:
+            return {"seed": self.seed}
+        files = sorted((self.references / assignment).glob("*.npz"))
+        return {"seed": self.seed, "references": {f"{assignment}/{path.name}": path.read_bytes() for path in files}}
+
+
+def course_seed(root: Path) -> tuple[int, bool]:
+    """The course's own seed from `root/grader_seed.txt`, made there if missing; and whether it was made now."""
+    path = root / SEED_FILE
+    seed = secrets.randbelow(2**31 - 2) + 1
+    while seed == DEFAULT_SEED:
+        seed = secrets.randbelow(2**31 - 2) + 1
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        text = path.read_text().strip()
+        if not text.isdigit():
+            raise SeedError(
+                f"{path} should hold the course's grading seed, a whole number, but holds {text[:40]!r}. Restore "
+                "it from a backup, or delete it to make a new seed (hidden inputs, and so grades, may then change)."
+            ) from None
+        return int(text), False
+    with os.fdopen(descriptor, "w") as file:
+        file.write(f"{seed}\n")
+    return seed, True
+
+
+def _uses_checks(notebooks: list[Path]) -> bool:
+    return any("autograder" in path.read_text(errors="replace") for path in notebooks)
+
+
+def for_grading(root: Path, source: Path, assignment: str, log: logging.Logger) -> GradingSeed | None:
+    """The seed that grades `assignment` (its source notebooks in `source/assignment/`), with its reference
+    outputs recorded if they are missing or stale; None when the assignment has no hidden inputs."""
+    notebooks = sorted((source / assignment).glob("*.ipynb"))
+    if not _uses_checks(notebooks):
+        return None
+    if os.environ.get(GRADER_SEED, "").strip():
+        return GradingSeed(grader_seed(), f"set by {GRADER_SEED}")
+    seed, made = course_seed(root)
+    if made:
+        log.warning(
+            "Made this course's grading seed, %s, in %s: hidden inputs are drawn from it, not from the public "
+            "seed students check with. Keep that file with the gradebook and never commit it.",
+            seed,
+            root / SEED_FILE,
+        )
+    references = root / "grading" / "references"
+    stamp = {"seed": seed, "solutions": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in notebooks}}
+    recorded = references / assignment / _RECORDED_WITH
+    try:
+        current = json.loads(recorded.read_text()) == stamp
+    except (OSError, ValueError):
+        current = False
+    if not current:
+        from ._references import record_references  # runs a notebook: nbclient, imported only here
+
+        log.warning("Recording %s's reference outputs with the course's seed (once per seed and solution)", assignment)
+        try:
+            with environment_with({GRADER_SEED: str(seed)}):
+                record_references(assignment, root, references, source=source, required=False)
+        except Exception as error:
+            # A cell's error (nbclient's CellExecutionError) names what the solution raised.
+            name, value = getattr(error, "ename", type(error).__name__), getattr(error, "evalue", str(error))
+            raise SeedError(
+                f"{assignment}'s solution notebook failed while its reference outputs were recorded with the "
+                f"course's seed ({name}: {value}). Run it to see why "
+                f"(`jupyter nbconvert --execute --to notebook --stdout {notebooks[0]}`), or grade with "
+                f"{GRADER_SEED} set to a seed whose references you recorded (`jax-course references`)."
+            ) from None
+        recorded.write_text(json.dumps(stamp, indent=1) + "\n")
+    return GradingSeed(seed, f"this course's own seed, in {SEED_FILE}", references)
+
+
+def remember(root: Path, assignment: str, seed: GradingSeed) -> None:
+    """Note which seed graded `assignment`, for the grade export (`grading/ASSIGNMENT/graded_with.json`)."""
+    path = root / "grading" / assignment / _GRADED_WITH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"seed": seed.seed, "origin": seed.origin}) + "\n")
+
+
+def graded_with(root: Path, assignment: str) -> str | None:
+    """Which seed last graded `assignment` (as `GradingSeed.describe` says it), if one did."""
+    try:
+        noted = json.loads((root / "grading" / assignment / _GRADED_WITH).read_text())
+        return GradingSeed(int(noted["seed"]), str(noted["origin"])).describe()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

@@ -1,0 +1,149 @@
+"""Grading never draws hidden inputs from the public seed silently (`autograder/grading/_seed.py`)."""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import logging
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+from autograder._config import DEFAULT_SEED, GRADER_SEED, PACKAGE_REFERENCES
+from autograder.grading._seed import SEED_FILE, SeedError, course_seed, for_grading
+
+from support import VENV_BIN, make_course, read_scores, solution_sources, submit, test_points
+from variants import VARIANTS
+
+ASSIGNMENT = "03_tracing"
+LOG = logging.getLogger("test_seed")
+
+
+def _notebook(folder: Path, source: str) -> Path:
+    (folder / ASSIGNMENT).mkdir(parents=True)
+    path = folder / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), path)
+    return folder
+
+
+@pytest.mark.unit
+def test_a_course_seed_is_made_once_kept_private_and_never_the_public_one(tmp_path):
+    seed, made = course_seed(tmp_path)
+    assert made and seed != DEFAULT_SEED
+    assert stat.S_IMODE((tmp_path / SEED_FILE).stat().st_mode) == 0o600
+    assert course_seed(tmp_path) == (seed, False)
+
+
+@pytest.mark.unit
+def test_a_damaged_seed_file_is_named_and_kept(tmp_path):
+    (tmp_path / SEED_FILE).write_text("forty-two\n")
+    with pytest.raises(SeedError, match=r"grader_seed.txt should hold .* a whole number.*delete it to make a new"):
+        course_seed(tmp_path)
+    assert (tmp_path / SEED_FILE).read_text() == "forty-two\n"
+
+
+@pytest.mark.unit
+def test_only_an_assignment_that_uses_the_checks_has_hidden_inputs(tmp_path, monkeypatch):
+    monkeypatch.delenv(GRADER_SEED, raising=False)
+    source = _notebook(tmp_path / "source", "print('no checks here')")
+    assert for_grading(tmp_path, source, ASSIGNMENT, LOG) is None
+    assert not (tmp_path / SEED_FILE).exists()
+
+
+@pytest.mark.unit
+def test_a_seed_set_in_the_environment_grades_and_no_course_seed_is_made(tmp_path, monkeypatch):
+    monkeypatch.setenv(GRADER_SEED, "1234")
+    source = _notebook(tmp_path / "source", "import autograder as ag")
+    seed = for_grading(tmp_path, source, ASSIGNMENT, LOG)
+    assert seed is not None and seed.seed == 1234 and seed.references is None
+    assert seed.describe() == f"seed 1234 (set by {GRADER_SEED})"
+    assert not (tmp_path / SEED_FILE).exists()
+
+
+def _without_seed() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name != GRADER_SEED}
+
+
+def _grade(course: Path, *command: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, cwd=course, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
+@pytest.mark.grading
+def test_grading_with_no_seed_set_uses_a_new_course_seed_and_says_so(tmp_path):
+    """Both graders, with no seed set: one course seed, made and said once, references recorded with it; the
+    reference answers keep full marks, a hard-coded answer still fails, and the report and export name it."""
+    course = make_course(tmp_path, ASSIGNMENT)
+    reference = solution_sources(ASSIGNMENT)
+    submit(course, ASSIGNMENT, "reference", reference)
+    submit(course, ASSIGNMENT, "hardcoded", {**reference, **VARIANTS[ASSIGNMENT]["affine_hardcoded"]["answers"]})
+
+    ours = _grade(course, str(VENV_BIN / "jax-course"), "grade", ASSIGNMENT, env=_without_seed())
+    seed = int((course / SEED_FILE).read_text())
+    assert seed != DEFAULT_SEED
+    assert f"Made this course's grading seed, {seed}" in ours.stderr
+    assert "hidden inputs from" in ours.stdout and str(seed) in ours.stdout
+    with open(course / "grading" / ASSIGNMENT / "report.csv") as f:
+        assert {row["student"]: row["seed"] for row in csv.DictReader(f)} == {
+            "reference": str(seed),
+            "hardcoded": str(seed),
+        }
+    assert f"Hidden inputs drawn from seed {seed} (this course's own seed" in html.unescape(
+        (course / "grading" / ASSIGNMENT / "report.html").read_text()
+    )
+
+    # The references were recorded with the course seed, from other hidden inputs than the package's.
+    recorded = sorted((course / "grading" / "references" / ASSIGNMENT).glob("*.npz"))
+    assert [p.name for p in recorded] == sorted(p.name for p in (PACKAGE_REFERENCES / ASSIGNMENT).glob("*.npz"))
+    differ = 0
+    for path in recorded:
+        with np.load(path) as ours_, np.load(PACKAGE_REFERENCES / ASSIGNMENT / path.name) as public:
+            assert json.loads(str(ours_["__meta__"]))["seed"] == seed
+            differ += any(not np.array_equal(ours_[k], public[k]) for k in ours_.files if k != "__meta__")
+    assert differ, "the course seed changed no hidden input"
+
+    scores = read_scores(course, ASSIGNMENT)
+    points = test_points(ASSIGNMENT)
+    assert scores["reference"] == points
+    loses = VARIANTS[ASSIGNMENT]["affine_hardcoded"]["loses"]
+    assert scores["hardcoded"] == {test: 0.0 if test in loses else points[test] for test in points}
+
+    # Stock nbgrader, through the course's config: the same seed, its references not recorded again.
+    stock = _grade(course, str(VENV_BIN / "nbgrader"), "autograde", ASSIGNMENT, "--force", env=_without_seed())
+    assert "Made this course's grading seed" not in stock.stderr and "Recording" not in stock.stderr
+    assert f"Hidden inputs of {ASSIGNMENT}: seed {seed}" in stock.stderr
+    assert read_scores(course, ASSIGNMENT) == scores
+    exported = _grade(
+        course,
+        str(VENV_BIN / "nbgrader"),
+        "export",
+        "--exporter=autograder.grading.plugins.CanvasGrades",
+        env=_without_seed(),
+    )
+    assert f"{ASSIGNMENT} was graded with hidden inputs drawn from seed {seed}" in exported.stderr
+
+    # A seed set by the instructor wins, and what the ledger graded with the other one is graded again.
+    public = {**_without_seed(), GRADER_SEED: str(DEFAULT_SEED)}
+    _grade(course, str(VENV_BIN / "jax-course"), "grade", ASSIGNMENT, env=public)
+    with open(course / "grading" / ASSIGNMENT / "report.csv") as f:
+        assert {row["seed"] for row in csv.DictReader(f)} == {str(DEFAULT_SEED)}
+    assert read_scores(course, ASSIGNMENT) == scores
+
+
+@pytest.mark.grading
+def test_solutions_that_fail_to_record_stop_grading_with_the_reason_and_none_needed_is_fine(tmp_path, monkeypatch):
+    monkeypatch.delenv(GRADER_SEED, raising=False)
+    quiet = _notebook(tmp_path / "quiet", "import autograder\nprint('compares nothing with a reference')")
+    seed = for_grading(tmp_path, quiet, ASSIGNMENT, LOG)
+    assert seed is not None and seed.for_each_notebook(ASSIGNMENT) == {"seed": seed.seed, "references": {}}
+
+    broken = _notebook(tmp_path / "broken", "import autograder\nraise ValueError('a broken solution')")
+    with pytest.raises(SeedError, match=r"03_tracing's solution notebook failed .*ValueError: a broken solution.*"):
+        for_grading(tmp_path, broken, ASSIGNMENT, LOG)
