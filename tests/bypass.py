@@ -103,6 +103,20 @@ def where_caught(course: Path, assignment: str, student: str) -> dict[str, str]:
     return found
 
 
+def failures_shown(nb: dict) -> dict[str, str]:
+    """What each failed test cell of a graded notebook shows a student: its printed text and its error line."""
+    found = {}
+    for cell in nb["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        outputs = cell.get("outputs", [])
+        error = next((o for o in outputs if o["output_type"] == "error"), None)
+        if error is None or not grade_id:
+            continue
+        printed = "".join("".join(o.get("text", "")) for o in outputs if o["output_type"] == "stream")
+        found[grade_id] = _ANSI.sub("", f"{printed}{error['ename']}: {error['evalue']}")
+    return found
+
+
 def recorded_caught() -> dict[tuple[str, str, str], str]:
     """What the latest autograde run of each set recorded (test-artifacts/caught/<set>.json)."""
     table = {}

@@ -22,3 +22,27 @@ def test_every_test_cell_is_lost_by_some_wrong_variant(assignment):
     """A test cell no wrong answer fails is a check no one has seen fail."""
     lost = set().union(*(variant["loses"] for variant in VARIANTS[assignment].values()))
     assert _test_cells(assignment) - lost == set()
+
+
+# Sets whose every wrong variant names the words its failure must show (`says`); issue #29 asks it of all 14.
+NAMED_CAUSES: set[str] = set()
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_what_a_variant_says_its_failure_names_is_well_formed(assignment):
+    """`says` is a list of words for every test the variant loses, or such lists by test; the autograde test
+    (each_failure_names_its_cause) holds the graded notebook and the self-check to it."""
+    wrong = []
+    for name, variant in VARIANTS[assignment].items():
+        says = variant.get("says")
+        if says is None:
+            if assignment in NAMED_CAUSES and variant["loses"]:
+                wrong.append(f"{name}: says nothing of what its failure must name")
+            continue
+        by_test = says if isinstance(says, dict) else dict.fromkeys(variant["loses"], says)
+        if not by_test or set(by_test) - variant["loses"]:
+            wrong.append(f"{name}: says words for {sorted(by_test)}, but loses {sorted(variant['loses'])}")
+        for test, words in by_test.items():
+            if isinstance(words, str) or not words or not all(isinstance(w, str) and w.strip() for w in words):
+                wrong.append(f"{name}/{test}: says {words!r}, not a list of words")
+    assert not wrong, "\n".join(wrong)

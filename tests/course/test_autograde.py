@@ -19,6 +19,8 @@ import bypass
 import nbformat
 import pytest
 
+from autograder.grading._selfreport import read_results
+
 import nothing
 from packing import pack
 from support import (
@@ -248,6 +250,27 @@ def variants_are_caught_where_the_readme_says(graded: Graded):
     assert not differ, "caught elsewhere than the README says; run `python tests/bypass.py`:\n" + "\n".join(differ)
 
 
+def each_failure_names_its_cause(graded: Graded):
+    """A variant's `says`: the words each test it loses must show, in the graded notebook and in the self-check's
+    report of that notebook (case aside). A list holds for every test in `loses`; a dict names them per test."""
+    assignment, course, wrong = graded.assignment, graded.course, []
+    for name, variant in VARIANTS[assignment].items():
+        says = variant.get("says")
+        if says is None:
+            continue
+        student = graded.submission_of(name)
+        nb = json.loads((course / "autograded" / student / assignment / f"{assignment}.ipynb").read_text())
+        shown = bypass.failures_shown(nb)
+        report = {r.test: r.message for r in read_results(nb, graded.scores[student])}
+        wanted = says if isinstance(says, dict) else dict.fromkeys(variant["loses"], says)
+        for test, words in wanted.items():
+            for where, text in (("notebook", shown.get(test, "")), ("self-check", report.get(test, ""))):
+                missing = [word for word in words if word.lower() not in text.lower()]
+                if missing:
+                    wrong.append(f"{name}/{test}, in the {where}: no {missing} in {text[:600]!r}")
+    assert not wrong, "failures that do not name their cause:\n" + "\n".join(wrong)
+
+
 # One test per assignment, so that its batch (the slow part) is graded once, whichever
 # pytest-xdist worker runs it; each claim about the batch is a subtest of its own.
 CLAIMS = [
@@ -259,6 +282,7 @@ CLAIMS = [
     feedback_keeps_messages_and_hides_test_code,
     bypasses_lose_the_points_of_the_skill_they_skip,
     variants_are_caught_where_the_readme_says,
+    each_failure_names_its_cause,
 ]
 
 

@@ -6,6 +6,7 @@ VARIANTS = {
         "answers": {"affine": "def affine(W, x, b):\n    return np.asarray(W) @ np.asarray(x) + np.asarray(b)\n"},
         "loses": {"test_affine", "test_affine_jaxpr"},
         "bypass": "an affine map JAX can trace, read from its jaxpr",
+        "says": ["cannot be traced by JAX", "NumPy"],
     },
     # Passes the visible test by returning its expected output: the hidden tests catch it.
     "affine_hardcoded": {
