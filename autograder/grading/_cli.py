@@ -33,6 +33,18 @@ def assignments(root: Path) -> list[str]:
     return sorted(p.name for p in (root / "solutions").iterdir() if (p / f"{p.name}.ipynb").is_file())
 
 
+def _add_report(commands: argparse._SubParsersAction) -> None:
+    report = commands.add_parser(
+        "report",
+        help="what the class got wrong: pass rates, discrimination and failure causes per test, from any gradebook",
+        description="Item analysis of ASSIGNMENT from the course's gradebook (filled by `nbgrader autograde`, the hub "
+        "or `jax-course grade`) and its autograded/ notebooks, into grading/ASSIGNMENT/items.html, items.csv and "
+        "causes.csv.",
+    )
+    report.add_argument("assignment")
+    report.add_argument("--db", help="gradebook SQLAlchemy URL (default: sqlite:///gradebook.db in the course)")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jax-course", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -69,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
         "submission was graded, 1 when one could not be, 2 when the batch could not start.",
     )
     grade.add_argument("assignment")
+    _add_report(commands)
     grade.add_argument(
         "--workers",
         type=int,
@@ -122,6 +135,26 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
         return 130
     # As nbgrader's, whose reruns fail again on what failed; ours keep it failed in the ledger.
     return 1 if any(o.status == "failed" for o in run.ledger.outcomes()) else 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from ._items import analyse
+    from ._report import write_items_page
+
+    root = nbgrader_course_root()
+    analysis = analyse(root, args.assignment, args.db)
+    if not analysis.students:
+        print(f"jax-course report: the gradebook holds no graded submission of {args.assignment}", file=sys.stderr)
+        return 2
+    folder = root / "grading" / args.assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    page = write_items_page(analysis, folder)
+    for item in analysis.items:
+        if item.flagged:
+            said = f"{item.test} ({item.problem}), discrimination {item.point_biserial:.2f}"
+            print(f"check this test or this teaching: {said}")
+    print(f"{len(analysis.students)} submissions: {page}, {folder / 'items.csv'} and {folder / 'causes.csv'}")
+    return 0
 
 
 def _badges(args: argparse.Namespace) -> int:
@@ -187,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         return _grade(args, unknown)
     if unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    commands = {"badges": _badges, "check": _check, "references": _references, "watch": _watch}
+    commands = {"badges": _badges, "check": _check, "references": _references, "report": _report, "watch": _watch}
     return commands[args.command](args)
 
 

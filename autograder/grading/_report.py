@@ -5,11 +5,13 @@ from __future__ import annotations
 import base64
 import csv
 import io
+from collections.abc import Sequence
 from pathlib import Path
 
 import jinja2
 from rich.table import Table
 
+from ._items import WEAK_DISCRIMINATION, ItemAnalysis, analyse
 from ._ledger import Outcome, write_atomically
 from ._run import GradingRun
 
@@ -44,8 +46,87 @@ def _histogram(outcomes: list[Outcome], title: str) -> str:
     return base64.b64encode(png.getvalue()).decode()
 
 
+ITEM_COLUMNS = [
+    "notebook",
+    "problem",
+    "test",
+    "points",
+    "pass_rate",
+    "mean_score",
+    "point_biserial",
+    "upper_lower",
+    "flag",
+]
+
+
+def _bars(labels: Sequence[str], values: Sequence[float], title: str, xlabel: str) -> str:
+    """A PNG horizontal bar chart, base64-encoded for an <img> tag."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 0.4 * len(labels) + 1.2))
+    axes.barh(range(len(labels)), values)
+    axes.set_yticks(range(len(labels)), [label if len(label) < 70 else label[:67] + "..." for label in labels])
+    axes.invert_yaxis()
+    axes.set_xlabel(xlabel)
+    axes.set_title(title)
+    png = io.BytesIO()
+    figure.savefig(png, format="png", bbox_inches="tight")
+    plt.close(figure)
+    return base64.b64encode(png.getvalue()).decode()
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def write_items(analysis: ItemAnalysis, folder: Path) -> str:
+    """`items.csv` (a row per test) and `causes.csv` (a row per cause and student) in `folder`; returns the
+    HTML section that `report.html` and `items.html` show."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(ITEM_COLUMNS)
+    for i in analysis.items:
+        flag = "check this test or this teaching" if i.flagged else ""
+        row = [i.notebook, i.problem, i.test, i.points, round(i.pass_rate, 4), round(i.mean, 4)]
+        writer.writerow([*row, _number(i.point_biserial), _number(i.upper_lower), flag])
+    write_atomically(folder / "items.csv", buffer.getvalue())
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["problem", "test", "cause", "reread", "student"])
+    for c in analysis.causes:
+        writer.writerows([c.problem, c.test, c.cause, c.reread or "", student] for student in c.students)
+    write_atomically(folder / "causes.csv", buffer.getvalue())
+    rates = analysis.full_marks
+    top = [c for n, c in enumerate(analysis.causes) if c.test not in {d.test for d in analysis.causes[:n]}]
+    causes = [f"{c.test}: {c.cause}" for c in top], [len(c.students) for c in top]
+    return _TEMPLATES.get_template("items.html.jinja").render(
+        analysis=analysis,
+        weak=WEAK_DISCRIMINATION,
+        number=_number,
+        pass_rate_plot=_bars(
+            list(rates), [100 * r for r in rates.values()], "Full marks per problem", "submissions (%)"
+        ),
+        pass_rate_alt="Bar chart of the share of submissions with full marks on each problem: "
+        + "; ".join(f"{problem}, {rate:.0%}" for problem, rate in rates.items()),
+        causes_plot=_bars(*causes, "The most common cause of failure, per test", "submissions") if top else "",
+        causes_alt="Bar chart of the most common cause of failure of each test, in submissions: "
+        + "; ".join(f"{label}, {count}" for label, count in zip(*causes, strict=True)),
+    )
+
+
+def write_items_page(analysis: ItemAnalysis, folder: Path) -> Path:
+    """`items.html`: the item analysis alone, for a gradebook that `jax-course grade` did not fill."""
+    section = write_items(analysis, folder)
+    page = _TEMPLATES.get_template("items_page.html.jinja").render(assignment=analysis.assignment, section=section)
+    write_atomically(folder / "items.html", page)
+    return folder / "items.html"
+
+
 def write_report(run: GradingRun) -> tuple[Path, Path]:
-    """`report.csv` (one row per submission) and `report.html` (pass rates, histogram, failures)."""
+    """`report.csv` (one row per submission) and `report.html` (pass rates, histogram, failures, item analysis)."""
     outcomes = run.ledger.outcomes()
     problems = sorted({name for o in outcomes for name in o.problems})
     csv_path, html_path = run.folder / "report.csv", run.folder / "report.html"
@@ -74,6 +155,7 @@ def write_report(run: GradingRun) -> tuple[Path, Path]:
         problems=[dict(name=p, pass_rate=pass_rate(outcomes, p), mean=mean_score(outcomes, p)) for p in problems],
         failures=[o for o in outcomes if o.status != "graded"],
         seeds=_seeds(run, outcomes),
+        items=write_items(analyse(run.folder.parents[1], run.assignment, run.db_url), run.folder) if outcomes else "",
     )
     write_atomically(html_path, page)
     return csv_path, html_path

@@ -44,6 +44,7 @@ class GradingRun:
     skipped: list[str] = field(default_factory=list)
     interrupted: bool = False
     seed: GradingSeed | None = None  # where hidden inputs came from; None: the assignment has none
+    db_url: str | None = None  # the gradebook's, once the course is open
 
     @property
     def ledger(self) -> Ledger:
@@ -230,6 +231,7 @@ def grade(
             runner, slots = on_this_machine(run.workers, limits, stop)
         converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
         course = converter.course
+        run.db_url = course.db_url
         run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say())
         if run.seed:  # sent with every notebook from now on (the runners read `limits` at each call)
             limits.update(run.seed.for_each_notebook(assignment))
