@@ -107,9 +107,9 @@ def _messages(autograded: Path, student: str, assignment: str, notebook: str) ->
     """What each graded cell of one autograded notebook said, and its problem names; empty if it is missing."""
     try:
         nb = json.loads((autograded / student / assignment / f"{notebook}.ipynb").read_text())
-    except (OSError, ValueError):
+        results = read_results(nb, None)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # missing, or not a notebook: no messages
         return {}, {}
-    results = read_results(nb, None)
     return {r.test: r.message for r in results}, {r.test: r.problem for r in results}
 
 
