@@ -27,7 +27,7 @@ that nothing it trusts was replaced since (`_guard.py`).
 import functools as _functools
 
 from .._config import grader_seed, timing_mode
-from . import baselines
+from . import _tracebacks, baselines
 from ._backend import backend
 from ._compare import check_close
 from ._compiles import check_compile_count, count_compiles
@@ -71,6 +71,9 @@ def _verified(check):
 
 
 globals().update({name: _verified(check) for name, check in list(globals().items()) if name.startswith("check_")})
+
+# In a notebook, a failure shows the student's lines and the course's message, not this package's code.
+_tracebacks.show_short_tracebacks()
 
 __all__ = [
     "CheckFailed",

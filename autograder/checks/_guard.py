@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from ._errors import CheckFailed
+from ._tracebacks import show_short_tracebacks
 
 _trusted: dict[str, Any] = {}
 
@@ -72,6 +73,7 @@ def guard(max_file_bytes: int = 256 * 2**20) -> None:
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
     _notes_not_errors()
+    show_short_tracebacks()  # a kernel forked warm imported the checks before IPython's shell existed
 
 
 def _note(message, category, filename, lineno, file=None, line=None) -> None:

@@ -1,0 +1,63 @@
+"""How a failure looks in a notebook: the student's lines and the course's message, never the grader's code.
+
+IPython hands every exception raised in a cell to this handler (`InteractiveShell.set_custom_exc`), which
+shows it with IPython's own `showtraceback` after the frames of this package are taken out: a `CheckFailed` then shows the
+test cell's line and its message (what differs, "Try:", "Reread:"); an error raised in the student's code,
+called from a check, keeps the student's frames. nbgrader still sees an error output, so grading is the same.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+from ._errors import CheckFailed
+
+_OURS = str(Path(__file__).resolve().parents[1])
+
+
+def _ours(frame: types.FrameType) -> bool:
+    return frame.f_code.co_filename.startswith(_OURS)
+
+
+def without_our_frames(tb: types.TracebackType | None) -> types.TracebackType | None:
+    """The traceback `tb` without the frames of this package (all of it, if nothing else is left)."""
+    kept, walk = [], tb
+    while walk is not None:
+        if not _ours(walk.tb_frame):
+            kept.append(walk)
+        walk = walk.tb_next
+    if len(kept) < 2:  # only IPython's own first frame would be left: keep what there was
+        return tb
+    rebuilt = None
+    for entry in reversed(kept):
+        rebuilt = types.TracebackType(rebuilt, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return rebuilt
+
+
+def _short(shell, etype, value, tb, tb_offset=None):
+    if isinstance(value, CheckFailed):
+        # Its message says all a student needs; where it was raised from, inside a check, says nothing.
+        value.__suppress_context__ = True
+        value.__cause__ = None
+    seen: set[int] = set()
+    chained = value
+    while chained is not None and id(chained) not in seen:  # a JAX error a check caught and raised again
+        seen.add(id(chained))
+        if chained is not value:
+            chained.__traceback__ = without_our_frames(chained.__traceback__)
+        chained = chained.__cause__ or (None if chained.__suppress_context__ else chained.__context__)
+    # IPython leaves the showing to the handler: its own `showtraceback`, as for any other error.
+    shell.showtraceback((etype, value, without_our_frames(tb)), tb_offset=tb_offset, running_compiled_code=True)
+
+
+def show_short_tracebacks() -> None:
+    """In an IPython kernel, render failures without this package's frames (nothing elsewhere)."""
+    if "IPython" not in sys.modules:
+        return
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is not None and not shell.custom_exceptions:  # a handler the user set keeps its place
+        shell.set_custom_exc((Exception,), _short)

@@ -1,0 +1,62 @@
+"""A failure in a notebook shows the student's lines and the course's message, not the grader's code."""
+
+from __future__ import annotations
+
+import re
+import sys
+import traceback
+
+import nbclient
+import nbformat
+import pytest
+
+import autograder.checks as checks
+from autograder.checks._tracebacks import without_our_frames
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _student_bug():
+    raise ValueError("the student's own bug")
+
+
+@pytest.mark.unit
+def test_an_error_in_the_students_code_called_by_a_check_keeps_their_frames_and_loses_ours():
+    try:
+        checks._verified(_student_bug)()  # a check's wrapper calling the student's function
+    except ValueError:
+        tb = sys.exc_info()[2]
+    names = [frame.name for frame in traceback.extract_tb(without_our_frames(tb))]
+    assert names == [
+        "test_an_error_in_the_students_code_called_by_a_check_keeps_their_frames_and_loses_ours",
+        "_student_bug",
+    ]
+    assert "run" in [frame.name for frame in traceback.extract_tb(tb)]  # the wrapper's frame was there
+
+
+def _outputs(*cells: str) -> list[list[dict]]:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True).execute()
+    return [cell.outputs for cell in nb.cells]
+
+
+@pytest.mark.grading
+def test_a_failed_check_shows_the_test_line_and_the_message_in_at_most_15_lines():
+    _, failed, raised, passed = _outputs(
+        "import jax.numpy as jnp\nimport autograder as ag",
+        "x = jnp.arange(3.0)\nag.check_close(x + 1, x, what='shift(x)')",
+        "def shift(x):\n    return x.astype('not a dtype')\n\nag.check_close(shift(x), x, what='shift(x)')",
+        "ag.check_close(x, x)",
+    )
+    (error,) = failed
+    assert error["output_type"] == "error" and error["ename"] == "CheckFailed"  # nbgrader still sees a failure
+    shown = _ANSI.sub("", "\n".join(error["traceback"]))
+    assert "autograder/" not in shown and "_compare.py" not in shown, shown
+    assert "ag.check_close(x + 1, x, what='shift(x)')" in shown and "shift(x)" in shown.splitlines()[-1] + shown
+    assert len(shown.splitlines()) <= 15, shown
+    assert "Reread:" in shown or "Try:" in shown or "differs" in shown, shown
+    # An error in the student's own code keeps its frames, as IPython shows them.
+    (error,) = raised
+    shown = _ANSI.sub("", "\n".join(error["traceback"]))
+    assert "shift(x)" in shown and "astype" in shown and "autograder/" not in shown, shown
+    assert passed == []
