@@ -180,14 +180,14 @@ def check_speedup(
     attempts: int = 3,
     budget_seconds: float = 20.0,
     required: float | None = None,
-) -> Speedup | None:
+) -> None:
     """Check that `candidate` is at least the required ratio faster than `baseline`.
 
     The requirement comes from `thresholds.toml` for this backend unless `required`
     is given. A slow result is measured again (up to `attempts` times in all) before
     failing, unless it is more than three times too slow. In advisory mode the verdict
-    is printed and nothing fails. Returns the best measurement (None while references
-    are being recorded, when nothing is timed).
+    is printed and nothing fails. Like every check it returns nothing, so that a passing
+    test cell shows nothing (`measure_speedup` gives the figures).
     """
     _check_traced_size(candidate, args, problem, budget_seconds, what=what, hint=hint, section=section)
     confirm_call(candidate, args, works, what=what, section=section)
@@ -206,7 +206,7 @@ def check_speedup(
             break
     assert best is not None
     if best.ratio >= required:
-        return best
+        return None
     verdict = _verdict(best, required, what=what, against=against, budget_seconds=budget_seconds)
     if best.candidate_compiles:
         # Why an answer that looked fast in the notebook can be slow here.
@@ -217,5 +217,5 @@ def check_speedup(
         )
     if timing_mode() == "advisory":
         print(f"Timing is advisory on this machine, so no points depend on it: {verdict}.")
-        return best
+        return None
     raise CheckFailed(verdict + ".", hint=hint, section=section)

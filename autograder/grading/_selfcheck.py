@@ -209,8 +209,9 @@ def _in_a_grading_kernel() -> bool:
     return bool(guard and guard.guarded())
 
 
-def check_my_work(path: str | os.PathLike | None = None) -> SelfCheck | None:
-    """Check the notebook you are working in (its last saved version) and print the report.
+def check_my_work(path: str | os.PathLike | None = None) -> None:
+    """Check the notebook you are working in (its last saved version) and show the report, once: a table in
+    JupyterLab and Colab, text elsewhere (`check_notebook` returns it instead).
 
     Works in JupyterLab and in Colab; elsewhere, pass the notebook's path. While the notebook is
     being graded or checked it does nothing, so a saved call cannot start a check inside a check.
@@ -221,5 +222,11 @@ def check_my_work(path: str | os.PathLike | None = None) -> SelfCheck | None:
     notebook = Path(path) if path is not None else _current_notebook()
     print(f"Checking the saved version of {notebook.name} in a fresh kernel (save first!) ...", flush=True)
     result = check_notebook(notebook)
-    print(result.report())
-    return result
+    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
+    if shell is not None and getattr(shell, "kernel", None) is not None:  # a notebook's kernel: it shows HTML
+        from IPython.display import display
+
+        display(result)
+    else:
+        print(result.report())
+    return None

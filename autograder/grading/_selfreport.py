@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import html
+import os
 import re
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 _REREAD = re.compile(r"Reread: (\S+)")
+# JupyterLab right-aligns table cells; a report reads from the left.
+_LEFT = ' style="text-align:left"'
 
 
 @dataclass(frozen=True)
@@ -70,9 +75,54 @@ class SelfCheck:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        # What a notebook echoes after `ag.check_my_work()`, under the report it printed: one line.
+        # One line: what a console echoes; a notebook shows the table (`_repr_html_`).
         got, total = self.score
         return f"<self-check of {self.notebook.name}: {got:g}/{total:g}>"
+
+    def _repr_html_(self) -> str:
+        """The report as JupyterLab and Colab show it: a row per test, its message under a failing one, and
+        "Reread:" a link to the lecture's section."""
+        first, *rest = self.report().split("\n\n")
+        rows = []
+        for r in self.results:
+            verdict = "passed" if r.passed else "<strong>FAILED</strong>"
+            cells = (verdict, html.escape(r.problem), f"{r.points:g}/{r.max_points:g}", f"({html.escape(r.test)})")
+            rows.append("<tr>" + "".join(f"<td{_LEFT}>{cell}</td>" for cell in cells) + "</tr>")
+            if not r.passed:
+                lines = (r.message.strip() or "the test did not run").splitlines()
+                said = "<br>".join(self._line_html(line) for line in lines)
+                rows.append(f'<tr><td></td><td colspan="3"{_LEFT}>{said}</td></tr>')
+        return (
+            f"<p><strong>{html.escape(first)}</strong></p>"
+            + "<table><tr>"
+            + "".join(f"<th{_LEFT}>{name}</th>" for name in ("verdict", "problem", "points", "test"))
+            + "</tr>"
+            + "".join(rows)
+            + f"</table><p>{html.escape(rest[-1] if rest else '')}</p>"
+        )
+
+    def _line_html(self, line: str) -> str:
+        found = _REREAD.fullmatch(line.strip())
+        if not found:
+            return html.escape(line)
+        target = found.group(1)
+        return f'Reread: <a href="{html.escape(lecture_href(self.notebook, target))}">{html.escape(target)}</a>'
+
+
+def lecture_href(notebook: Path, target: str) -> str:
+    """Where "Reread: course/NN.ipynb#Section" leads from `notebook`: the lecture beside it in a clone (JupyterLab
+    opens a relative link at its section), else the lecture in the course's repository."""
+    path, _, anchor = target.partition("#")
+    for folder in notebook.resolve().parents:
+        if (folder / path).is_file():
+            relative = os.path.relpath(folder / path, notebook.resolve().parent)
+            return f"{relative}#{anchor}" if anchor else relative
+    try:
+        urls = metadata.metadata("jax-course").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        urls = []
+    repository = next((url.split(", ", 1)[1] for url in urls if url.startswith("Repository, ")), None)
+    return f"{repository}/blob/main/{target}" if repository else target
 
 
 def _problem_names(cells: list[dict]) -> dict[str, str]:

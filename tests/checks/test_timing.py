@@ -107,7 +107,8 @@ def test_a_slow_result_is_measured_again_before_failing(monkeypatch):
         return next(results)
 
     monkeypatch.setattr(_timing, "measure_speedup", fake)
-    assert ag.check_speedup(selu, selu, (X,), "selu", required=5.0, works=ANY_VALUE).ratio == pytest.approx(20.0)
+    # The second measurement (20x) passes: no failure, and nothing shown in a notebook.
+    assert ag.check_speedup(selu, selu, (X,), "selu", required=5.0, works=ANY_VALUE) is None
     assert len(calls) == 2
 
 

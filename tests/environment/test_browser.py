@@ -216,8 +216,11 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                 assert f"Self-check of {notebook.name}: visible and hidden tests" in shown, shown
                 for grade_id in tests.values():
                     state = "passed" if grade_id in passing else "FAILED"
-                    assert re.search(rf"^\s*{state} .*\({grade_id}\)$", shown, re.MULTILINE), (grade_id, shown)
+                    # A row of the report's table: its cells are separated by tabs in the page's text.
+                    assert re.search(rf"^\s*{state}\s.*\({grade_id}\)\s*$", shown, re.MULTILINE), (grade_id, shown)
                 assert "not answered yet" in shown and "Traceback" not in shown, shown
+                assert check.locator(".jp-OutputArea-output table").count() == 1, "the report is shown once, as a table"
+                assert "SelfCheck(" not in shown and "<self-check of" not in shown, shown
             finally:
                 screenshot(page, ARTIFACTS / f"{ASSIGNMENT}.png")
                 browser.close()

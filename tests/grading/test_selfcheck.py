@@ -147,3 +147,21 @@ def test_a_saved_check_my_work_call_does_nothing_while_its_notebook_is_checked(t
     assert done.returncode == 0, done.stderr
     assert "does nothing while this notebook is being graded or checked" in done.stdout
     assert "returned None" in done.stdout and "Self-check of" not in done.stdout
+
+
+@pytest.mark.grading
+def test_check_my_work_in_a_notebook_shows_its_report_once_as_a_table(tmp_path):
+    import nbclient
+    import nbformat
+
+    path = answered_copy(tmp_path, {})
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(f"import autograder as ag\nag.check_my_work({str(path)!r})")]
+    )
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3").execute()
+    outputs = nb.cells[0].outputs
+    assert [o.output_type for o in outputs] == ["stream", "display_data"], outputs
+    assert outputs[0].text.startswith("Checking the saved version") and len(outputs[0].text.splitlines()) == 1
+    table = outputs[1].data["text/html"]
+    assert table.count("<strong>FAILED</strong>") >= 4 and "not answered yet" in table
+    assert outputs[1].data["text/plain"].startswith("<self-check of")  # one line, never a dataclass dump

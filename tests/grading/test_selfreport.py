@@ -68,3 +68,24 @@ def test_timing_is_mentioned_only_where_a_test_measures_speed_and_the_object_ech
         check = SelfCheck(Path("04_jit.ipynb"), read_results(nb, None), True, "advisory", "a shared machine")
         assert ("Timing checks: advisory (a shared machine)." in check.report()) == said, check.report()
     assert repr(check) == "<self-check of 04_jit.ipynb: 1/1>"
+
+
+def test_in_a_notebook_the_report_is_a_table_with_each_failure_under_its_row_and_reread_a_link(tmp_path):
+    from autograder.grading._selfreport import SelfCheck
+
+    clone = tmp_path / "clone"
+    (clone / "course").mkdir(parents=True)
+    (clone / "course" / "01_arrays.ipynb").write_text("{}")
+    (clone / "exercises" / "01_arrays").mkdir(parents=True)
+    message = "softmax <x> differs.\nTry: subtract the maximum first.\nReread: course/01_arrays.ipynb#Softmax"
+    nb = notebook(cell("answer", test=False), cell("test_softmax", test=True, error=("CheckFailed", message)))
+    where = clone / "exercises" / "01_arrays" / "01_arrays.ipynb"
+    page = SelfCheck(where, read_results(nb, None), True, "enforce", "")._repr_html_()
+    cells = ("<strong>FAILED</strong>", "Problem 1: a loop (1 point)", "0/1", "(test_softmax)")
+    assert "".join(f'<td style="text-align:left">{cell}</td>' for cell in cells) in page
+    assert "softmax &lt;x&gt; differs.<br>Try: subtract the maximum first." in page  # escaped
+    assert 'Reread: <a href="../../course/01_arrays.ipynb#Softmax">course/01_arrays.ipynb#Softmax</a>' in page
+    assert "Score: 0/1" in page and "Self-check of 01_arrays.ipynb" in page
+    # Far from a clone, the link leads to the lecture in the course's repository.
+    elsewhere = SelfCheck(tmp_path / "alone.ipynb", read_results(nb, None), True, "enforce", "")._repr_html_()
+    assert 'href="https://github.com/learn-jax/jax-course/blob/main/course/01_arrays.ipynb#Softmax"' in elsewhere
