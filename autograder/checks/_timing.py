@@ -218,4 +218,10 @@ def check_speedup(
     if timing_mode() == "advisory":
         print(f"Timing is advisory on this machine, so no points depend on it: {verdict}.")
         return None
+    if best.ratio >= required / 3:
+        # Within reach: a busy machine can cost this much, a slow answer more (README, "How the checks work").
+        verdict += (
+            ". Timings vary while other programs run: close them and run this cell again before changing an "
+            "answer that looked fast"
+        )
     raise CheckFailed(verdict + ".", hint=hint, section=section)

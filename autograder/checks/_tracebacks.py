@@ -1,9 +1,10 @@
 """How a failure looks in a notebook: the student's lines and the course's message, never the grader's code.
 
 IPython hands every exception raised in a cell to this handler (`InteractiveShell.set_custom_exc`), which
-shows it with IPython's own `showtraceback` after the frames of this package are taken out: a `CheckFailed` then shows the
-test cell's line and its message (what differs, "Try:", "Reread:"); an error raised in the student's code,
-called from a check, keeps the student's frames. nbgrader still sees an error output, so grading is the same.
+shows it with IPython's own `showtraceback` after the frames of this package are taken out: a `CheckFailed`
+then shows the test cell's line and its message (what differs, "Try:", "Reread:"); an error raised in the
+student's code, called from a check, keeps the student's frames. nbgrader still sees an error output, so
+grading is the same.
 """
 
 from __future__ import annotations

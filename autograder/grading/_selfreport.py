@@ -58,7 +58,7 @@ class SelfCheck:
         width = max((len(r.problem) for r in self.results), default=10)
         for r in self.results:
             mark = "passed" if r.passed else "FAILED"
-            lines.append(f"  {mark}  {r.problem:<{width}}  {r.points:g}/{r.max_points:g}  ({r.test})")
+            lines.append(f"  {mark}  {r.problem:<{width}}  {r.points:g}/{r.max_points:g}  ({r.test}){self._untimed(r)}")
             if not r.passed:
                 # The whole message, as the notebook shows it: JAX's explanation, "Try:" and "Reread:" lines too.
                 message = r.message.strip() or "the test did not run"
@@ -74,6 +74,10 @@ class SelfCheck:
         lines += ["", f"Score: {got:g}/{total:g}{only}.{timing}"]
         return "\n".join(lines)
 
+    def _untimed(self, r: ProblemResult) -> str:
+        """One verdict per problem: a timed test that passed here without its timing judged says so."""
+        return f"; timing not judged: {self.timing_reason}" if r.timed and self.timing == "advisory" else ""
+
     def __repr__(self) -> str:
         # One line: what a console echoes; a notebook shows the table (`_repr_html_`).
         got, total = self.score
@@ -86,7 +90,8 @@ class SelfCheck:
         rows = []
         for r in self.results:
             verdict = "passed" if r.passed else "<strong>FAILED</strong>"
-            cells = (verdict, html.escape(r.problem), f"{r.points:g}/{r.max_points:g}", f"({html.escape(r.test)})")
+            test = f"({html.escape(r.test)}){html.escape(self._untimed(r))}"
+            cells = (verdict, html.escape(r.problem), f"{r.points:g}/{r.max_points:g}", test)
             rows.append("<tr>" + "".join(f"<td{_LEFT}>{cell}</td>" for cell in cells) + "</tr>")
             if not r.passed:
                 lines = (r.message.strip() or "the test did not run").splitlines()

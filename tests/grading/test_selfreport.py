@@ -67,6 +67,8 @@ def test_timing_is_mentioned_only_where_a_test_measures_speed_and_the_object_ech
     for nb, said in ((untimed, False), (timed, True)):
         check = SelfCheck(Path("04_jit.ipynb"), read_results(nb, None), True, "advisory", "a shared machine")
         assert ("Timing checks: advisory (a shared machine)." in check.report()) == said, check.report()
+        # One verdict per problem: the timed test's own row says its timing was not judged.
+        assert ("(test_speed); timing not judged: a shared machine" in check.report()) == said, check.report()
     assert repr(check) == "<self-check of 04_jit.ipynb: 1/1>"
 
 
