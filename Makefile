@@ -43,9 +43,9 @@ system-packages:
 	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$packages \
 		|| echo "Installing $$packages with apt-get failed: the tests needing them will be skipped."; fi
 
-# A JupyterHub for a class (README, "On a JupyterHub"): the course's environment (it has JupyterHub)
-# and the hub's proxy, configurable-http-proxy as pinned by hub/package-lock.json. The proxy needs
-# Node 20+ and npm; without them `make test` says so and the hub test is skipped.
+# A JupyterHub for a class (docs/guide/instructors.md, "On a JupyterHub"): the course's environment
+# (it has JupyterHub) and the hub's proxy, configurable-http-proxy as pinned by hub/package-lock.json.
+# The proxy needs Node 20+ and npm; without them `make test` says so and the hub test is skipped.
 HUB_PROXY := hub/node_modules/.installed
 hub: setup $(HUB_PROXY)
 
@@ -61,9 +61,9 @@ lint: setup
 	$(BIN)/lint-imports
 	$(BIN)/pyright
 
-# The course site (README, "Read it online"): Sphinx with myst-nb and sphinx-book-theme, warnings
-# as errors, into build/site/. Lectures come from the runs the tests stored in build/jupyter_cache;
-# a lecture with none (a fresh clone, or code edited since) runs here once.
+# The course site (docs/guide/self-learners.md, "Read it online first"): Sphinx with myst-nb and
+# sphinx-book-theme, warnings as errors, into build/site/. Lectures come from the runs the tests
+# stored in build/jupyter_cache; a lecture with none (a fresh clone, or code edited since) runs here once.
 SITE_SOURCE ?= .
 SITE_BUILD ?= build/site
 site: setup

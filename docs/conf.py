@@ -1,4 +1,4 @@
-"""The course site: the README, every lecture with its outputs, every exercise set as released.
+"""The course site: the README, the guides, every lecture with its outputs, every exercise set as released.
 
 Built by `make site` (Sphinx, myst-nb, sphinx-book-theme) from the repository root into
 `build/site/`. Lectures are not run here when the tests have already run them: their executed
@@ -29,7 +29,13 @@ version = release = _project["version"]
 extensions = ["myst_nb", "sphinx.ext.githubpages"]
 root_doc = "README"
 # Only what a reader should see: never solutions/, hidden tests or the grader's own files.
-include_patterns = ["README.md", "autograder/INTEGRITY.md", "course/[0-9]*.ipynb", "exercises/[0-9]*/*.ipynb"]
+include_patterns = [
+    "README.md",
+    "docs/guide/*.md",
+    "autograder/INTEGRITY.md",
+    "course/[0-9]*.ipynb",
+    "exercises/[0-9]*/*.ipynb",
+]
 exclude_patterns = [".venv", "build", "hub/node_modules", "**/.ipynb_checkpoints"]
 
 # Lectures come from the cache the tests fill (tests/course/test_notebooks.py), or run once here.
@@ -67,6 +73,11 @@ def _docs(folder: Path, pattern: str) -> list[str]:
     return sorted(path.relative_to(folder).with_suffix("").as_posix() for path in folder.glob(pattern))
 
 
+# The guides the README points each reader to, in the order a reader meets them (a guide not
+# listed here is in no contents, which `make site` reports as an error).
+GUIDES = ["students", "self-learners", "instructors", "checks", "tables", "developers"]
+
+
 def _toctree(caption: str, docs: list[str]) -> str:
     return f"\n```{{toctree}}\n:hidden:\n:caption: {caption}\n\n" + "\n".join(docs) + "\n```\n" if docs else ""
 
@@ -75,6 +86,8 @@ def _contents_after_readme(app, docname, source):
     """The README stays the landing page as GitHub shows it; the sidebar's contents follow it."""
     if docname == root_doc:
         folder = Path(app.srcdir)
+        guides = [f"docs/guide/{name}" for name in GUIDES if (folder / "docs" / "guide" / f"{name}.md").is_file()]
+        source[0] += _toctree("Guides", guides)
         source[0] += _toctree("Lectures", _docs(folder, "course/[0-9]*.ipynb"))
         source[0] += _toctree("Exercises", _docs(folder, "exercises/[0-9]*/*.ipynb"))
         source[0] += _toctree("For instructors", _docs(folder, "autograder/INTEGRITY.md"))

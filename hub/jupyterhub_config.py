@@ -1,10 +1,10 @@
 """A JupyterHub for the course, with nbgrader's exchange between instructors and students.
 
-Run it from a clone of the course that every user can read (README, "On a JupyterHub"), after setting
-the names below; nbgrader_config.py beside it is what every user's server reads. The rest is
-JupyterHub's default: users log in with their system password (PAM) and each server runs as that
-system user, in their home folder. Put HTTPS in front of it (`c.JupyterHub.ssl_key`/`ssl_cert`, or
-a reverse proxy) before students log in.
+Run it from a clone of the course that every user can read (docs/guide/instructors.md, "On a
+JupyterHub"), after setting the names below; nbgrader_config.py beside it is what every user's
+server reads. The rest is JupyterHub's default: users log in with their system password (PAM) and
+each server runs as that system user, in their home folder. Put HTTPS in front of it
+(`c.JupyterHub.ssl_key`/`ssl_cert`, or a reverse proxy) before students log in.
 
 tests/environment/test_hub.py runs the whole loop through this file on loopback, with JupyterHub's
 test authenticator and spawner instead (every user is the test's system user there).

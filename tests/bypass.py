@@ -1,4 +1,4 @@
-"""The README's two tables of what the variants prove.
+"""The two tables of what the variants prove, on the site's page docs/guide/tables.md.
 
 The bypass table: for every problem, the skill it grades, the shortcut tried (a variant in
 tests/variants/ with a "bypass" entry), and whether it was caught; and for every set, whether the
@@ -25,7 +25,9 @@ from support import ASSIGNMENTS, ROOT
 from variants import VARIANTS
 
 _HEADING = re.compile(r"^## (Problem \d+[^\n]*?)\s*(\(\d+ points?\))?\s*$", re.M)
-README_BLOCK = re.compile(r"(<!-- bypass table -->\n).*?(<!-- /bypass table -->)", re.S)
+# The page that holds both tables, between these markers ("What each exercise set catches").
+TABLES = ROOT / "docs" / "guide" / "tables.md"
+BYPASS_BLOCK = re.compile(r"(<!-- bypass table -->\n).*?(<!-- /bypass table -->)", re.S)
 VARIANTS_BLOCK = re.compile(r"(<!-- variants table -->\n).*?(<!-- /variants table -->)", re.S)
 CAUGHT_ARTIFACTS = ROOT / "test-artifacts" / "caught"
 _CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
@@ -73,9 +75,9 @@ def markdown(table: list[list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def readme_caught() -> dict[tuple[str, str, str], str]:
-    """`(set, variant, test) -> "visible" | "hidden"`, as the README's variants table says."""
-    found = VARIANTS_BLOCK.search((ROOT / "README.md").read_text())
+def table_caught() -> dict[tuple[str, str, str], str]:
+    """`(set, variant, test) -> "visible" | "hidden"`, as the variants table (in `TABLES`) says."""
+    found = VARIANTS_BLOCK.search(TABLES.read_text())
     table = {}
     for line in found[0].splitlines()[3:-1] if found else []:
         assignment, name, test, where = (cell.strip().strip("`") for cell in line.strip("|").split("|"))
@@ -143,13 +145,12 @@ def variants_markdown(table: list[list[str]]) -> str:
 
 
 if __name__ == "__main__":
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    for block in (README_BLOCK, VARIANTS_BLOCK):
+    text = TABLES.read_text()
+    for block in (BYPASS_BLOCK, VARIANTS_BLOCK):
         if not block.search(text):
-            sys.exit(f"README.md has no {block.pattern[1:22]} ... block")
-    caught = {**readme_caught(), **recorded_caught()}
-    text = README_BLOCK.sub(lambda m: m[1] + markdown(rows()) + m[2], text)
+            sys.exit(f"{TABLES.relative_to(ROOT)} has no {block.pattern[1:22]} ... block")
+    caught = {**table_caught(), **recorded_caught()}
+    text = BYPASS_BLOCK.sub(lambda m: m[1] + markdown(rows()) + m[2], text)
     text = VARIANTS_BLOCK.sub(lambda m: m[1] + variants_markdown(variant_rows(caught)) + m[2], text)
-    readme.write_text(text)
-    print(f"rewrote the bypass and variants tables in {readme}")
+    TABLES.write_text(text)
+    print(f"rewrote the bypass and variants tables in {TABLES.relative_to(ROOT)}")

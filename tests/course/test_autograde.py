@@ -97,6 +97,24 @@ def reference_solution_gets_full_marks(graded: Graded):
     assert graded.by_jax_course["reference"] == test_points(graded.assignment), "under jax-course grade"
 
 
+def a_passing_test_cell_shows_no_value(graded: Graded):
+    """In the reference, no test cell leaves a value (nbgrader would read a number as partial credit) or more
+    than one printed line (a measured accuracy, say): no dump, no library's log."""
+    nb = json.loads(
+        (graded.course / "autograded" / "reference" / graded.assignment / f"{graded.assignment}.ipynb").read_text()
+    )
+    noisy = {}
+    for cell in nb["cells"]:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell["cell_type"] != "code" or not meta.get("grade") or meta.get("solution"):
+            continue
+        printed = "".join("".join(o.get("text", "")) for o in cell["outputs"] if o["output_type"] == "stream")
+        values = [o["output_type"] for o in cell["outputs"] if o["output_type"] not in ("stream",)]
+        if values or len(printed.strip().splitlines()) > 1:
+            noisy[meta["grade_id"]] = values + printed.strip().splitlines()[:5]
+    assert not noisy, f"passing test cells that show something: {noisy}"
+
+
 def untouched_exercise_gets_zero(graded: Graded):
     assert graded.scores["untouched"] == {name: 0.0 for name in test_points(graded.assignment)}
 
@@ -194,7 +212,7 @@ def feedback_keeps_messages_and_hides_test_code(graded: Graded):
     # section of the test the variant fails: its pack's other members fail other tests).
     caught_hidden = [
         (name, test)
-        for (where_set, name, test), where in bypass.readme_caught().items()
+        for (where_set, name, test), where in bypass.table_caught().items()
         if where_set == assignment and where == "hidden"
     ]
     assert caught_hidden, f"{assignment}: no wrong variant is caught only by the hidden tests"
@@ -231,8 +249,9 @@ def bypasses_lose_the_points_of_the_skill_they_skip(graded: Graded):
     assert all(caught.values()), f"bypasses that kept points: {[n for (_, n), ok in caught.items() if not ok]}"
 
 
-def variants_are_caught_where_the_readme_says(graded: Graded):
-    """Record, for each wrong variant and test it fails, whether a visible test fails it; compare with the README."""
+def variants_are_caught_where_the_table_says(graded: Graded):
+    """Record, for each wrong variant and test it fails, whether a visible test fails it; compare with the
+    variants table (docs/guide/tables.md)."""
     assignment, course = graded.assignment, graded.course
     seen = {}
     for name, variant in VARIANTS[assignment].items():
@@ -240,14 +259,15 @@ def variants_are_caught_where_the_readme_says(graded: Graded):
         seen[name] = {test: where.get(test, "no error shown") for test in sorted(variant["loses"])}
     bypass.CAUGHT_ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (bypass.CAUGHT_ARTIFACTS / f"{assignment}.json").write_text(json.dumps(seen, indent=1) + "\n")
-    readme = bypass.readme_caught()
+    table = bypass.table_caught()
     differ = [
-        f"{name}/{test}: {where} (README: {readme.get((assignment, name, test), 'no row')})"
+        f"{name}/{test}: {where} (the table: {table.get((assignment, name, test), 'no row')})"
         for name, tests in seen.items()
         for test, where in tests.items()
-        if readme.get((assignment, name, test)) != where
+        if table.get((assignment, name, test)) != where
     ]
-    assert not differ, "caught elsewhere than the README says; run `python tests/bypass.py`:\n" + "\n".join(differ)
+    page = bypass.TABLES.relative_to(ROOT)
+    assert not differ, f"caught elsewhere than {page} says; run `python tests/bypass.py`:\n" + "\n".join(differ)
 
 
 def each_failure_names_its_cause(graded: Graded):
@@ -275,13 +295,14 @@ def each_failure_names_its_cause(graded: Graded):
 # pytest-xdist worker runs it; each claim about the batch is a subtest of its own.
 CLAIMS = [
     reference_solution_gets_full_marks,
+    a_passing_test_cell_shows_no_value,
     untouched_exercise_gets_zero,
     an_answer_that_does_nothing_scores_nothing,
     each_wrong_variant_loses_exactly_its_points,
     every_timed_or_structural_problem_has_two_variants_that_fail_it,
     feedback_keeps_messages_and_hides_test_code,
     bypasses_lose_the_points_of_the_skill_they_skip,
-    variants_are_caught_where_the_readme_says,
+    variants_are_caught_where_the_table_says,
     each_failure_names_its_cause,
 ]
 

@@ -1,4 +1,4 @@
-"""The README's bypass table is the one tests/variants/ and the exercise sets give (tests/bypass.py)."""
+"""The tables on docs/guide/tables.md are the ones tests/variants/ and the exercise sets give (tests/bypass.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from variants import VARIANTS
 pytestmark = pytest.mark.unit
 
 
-def test_the_readme_bypass_table_is_current():
-    found = bypass.README_BLOCK.search((ROOT / "README.md").read_text())
-    assert found, "README.md has no <!-- bypass table --> block"
+def test_the_bypass_table_is_current():
+    found = bypass.BYPASS_BLOCK.search(bypass.TABLES.read_text())
+    assert found, f"{bypass.TABLES.relative_to(ROOT)} has no <!-- bypass table --> block"
     assert found[0].split("\n", 1)[1].rsplit("\n", 1)[0] + "\n" == bypass.markdown(bypass.rows()), (
         "stale: run `python tests/bypass.py`"
     )
@@ -27,10 +27,10 @@ def test_every_problem_of_every_set_has_a_row_and_each_set_one_for_the_answers_t
         assert [row[1] for row in table if row[0] == assignment and row[3] == bypass.NOTHING_TRIED] == ["every problem"]
 
 
-def test_the_readme_variants_table_has_a_row_for_every_test_each_wrong_variant_fails():
+def test_the_variants_table_has_a_row_for_every_test_each_wrong_variant_fails():
     rows = {(row[0], row[1].strip("`"), row[2]) for row in bypass.variant_rows({})}
-    assert set(bypass.readme_caught()) == rows, "stale: run `python tests/bypass.py`"
-    assert set(bypass.readme_caught().values()) <= {"visible", "hidden", "?"}
+    assert set(bypass.table_caught()) == rows, "stale: run `python tests/bypass.py`"
+    assert set(bypass.table_caught().values()) <= {"visible", "hidden", "?"}
 
 
 def test_correct_alternatives_fail_nothing_in_every_set():

@@ -3,10 +3,10 @@
 Each test cell is run alone in a fresh process, after every cell that is not a test (setup,
 given code, answers), and must give the verdict the whole notebook gives it: the reference
 passes every test; a variant fails exactly the tests it `loses` (which course/test_autograde.py
-proves for the whole notebook under the real nbgrader), and where the README's variants table
-says the whole notebook fails it: in a visible test, or only in the hidden ones. (An earlier
-cell that warms a cache can hide a visible failure while a hidden test still fails.) That is what
-lets that test grade several variants in one submission.
+proves for the whole notebook under the real nbgrader), and where the variants table
+(docs/guide/tables.md) says the whole notebook fails it: in a visible test, or only in the
+hidden ones. (An earlier cell that warms a cache can hide a visible failure while a hidden test
+still fails.) That is what lets that test grade several variants in one submission.
 
 Which runs: every test cell of the reference, and for each variant every test cell that reads a
 name its changed answers bind, directly or through another cell (the other test cells run the
@@ -101,7 +101,7 @@ def fresh_processes() -> ProcessPoolExecutor:
 @pytest.mark.parametrize("assignment", sorted(ASSIGNMENTS, reverse=True))
 def test_each_test_cell_alone_in_a_fresh_process_gives_the_notebooks_verdict(assignment, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # where a notebook's cells would write, as the kernel's folder
-    differ, caught = [], bypass.readme_caught()
+    differ, caught = [], bypass.table_caught()
     with fresh_processes() as pool:
         for submission, answers, test, passes in runs(assignment):
             outcome, error, where = pool.submit(_run_cells, alone(assignment, answers, test)).result(timeout=300)
@@ -110,7 +110,7 @@ def test_each_test_cell_alone_in_a_fresh_process_gives_the_notebooks_verdict(ass
                 whole = "passes" if passes else "fails"
                 differ.append(f"{submission}/{test}: {whole} after the whole notebook; alone, {error or 'passes'}")
             elif outcome == "failed" and caught.get((assignment, submission, test), where) != where:
-                # The README's table says where the whole notebook fails it (course/test_autograde.py).
+                # The variants table says where the whole notebook fails it (course/test_autograde.py).
                 differ.append(
                     f"{submission}/{test}: {caught[assignment, submission, test]} tests fail it after the "
                     f"whole notebook; alone, {where} ones: {error}"
@@ -130,7 +130,7 @@ def test_a_check_that_counts_what_earlier_cells_left_gets_another_verdict_alone(
         alone = pool.submit(_run_cells, [setup, cache_growth]).result(timeout=120)
     assert after_whole_notebook == ("failed", "AssertionError: no compilation seen", "visible")
     assert alone == ("passed", "", "")
-    # Where a failure is, as the README's table says it: below the hidden-tests marker, "hidden".
+    # Where a failure is, as the variants table says it: below the hidden-tests marker, "hidden".
     hidden = "x = 1\n### BEGIN HIDDEN TESTS\nassert x == 2, 'on a hidden input'\n### END HIDDEN TESTS"
     with fresh_processes() as pool:
         assert pool.submit(_run_cells, [hidden]).result(timeout=120) == (

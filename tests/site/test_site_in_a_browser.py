@@ -51,7 +51,7 @@ def test_a_reader_goes_from_the_landing_page_to_lecture_04_and_can_launch_it():
             assert f"https://mybinder.org/v2/gh/{REPOSITORY}/main?urlpath=lab/tree/course/04_jit.ipynb" in launch
             assert f"https://colab.research.google.com/github/{REPOSITORY}/blob/main/course/04_jit.ipynb" in launch
             page.get_by_role("button", name="Launch interactive content").click()
-            expect(page.get_by_role("link", name="Binder")).to_be_visible()
+            expect(page.locator(".dropdown-launch-buttons").get_by_role("link", name="Binder")).to_be_visible()
 
             page.goto(f"http://127.0.0.1:{port}/search.html?q=in_axes")
             expect(page.locator("#search-results a[href*='course/05_vmap.html']").first).to_be_visible(timeout=15_000)
