@@ -1,6 +1,6 @@
 """Speed checks: the student's function timed against a baseline, as a ratio.
 
-The protocol follows what held on a noisy 2-core machine (see README, "How the
+The protocol follows what held on a noisy 2-core machine (see docs/guide/checks.md, "How the
 checks work"): compilation excluded by warm-up calls, `block_until_ready` on every
 output, blocks of at least 20 ms, candidate and baseline blocks interleaved, the
 minimum of each, up to two re-measurements before failing, and a wall-clock
@@ -201,7 +201,7 @@ def check_speedup(
         if best is None or measured.ratio > best.ratio:
             best = measured
         # Re-measuring guards a good answer against a noisy moment; noise never cost a good answer
-        # a factor of three (README, "How the checks work"), and each try costs seconds.
+        # a factor of three (docs/guide/checks.md), and each try costs seconds.
         if best.ratio >= required or measured.cut_short or best.ratio < required / 3:
             break
     assert best is not None
@@ -219,7 +219,7 @@ def check_speedup(
         print(f"Timing is advisory on this machine, so no points depend on it: {verdict}.")
         return None
     if best.ratio >= required / 3:
-        # Within reach: a busy machine can cost this much, a slow answer more (README, "How the checks work").
+        # Within reach: a busy machine can cost this much, a slow answer more (docs/guide/checks.md).
         verdict += (
             ". Timings vary while other programs run: close them and run this cell again before changing an "
             "answer that looked fast"
