@@ -23,6 +23,9 @@ SETUP_MARK = "#@title Setup"
 _OLD_SETUP_MARK = "# Setup for Colab"
 # Its code is folded away: a form in Colab (its title shows), a collapsed input in JupyterLab.
 SETUP_METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}}
+# Colab needs the badge and the setup cell first; the course site has its own launch buttons, so there the
+# page opens on its title (myst-nb leaves out a cell tagged remove-cell).
+SITE_HIDDEN = {"tags": ["remove-cell"]}
 
 _SETUP = """\
 #@title Setup: installs the course on Colab, or wherever it is missing (elsewhere it does nothing)
@@ -125,16 +128,16 @@ def rewrite_notebook(path: Path, opened_as: str, root: Path, *, check: bool = Fa
     graded = path.is_relative_to(root / "solutions")
     cells = [c for c in nb.cells if not (_is_badge(c) or _is_setup(c))]
     badge = _new_cell(nb, "markdown", badge_source(repository(root), opened_as), "colab_badge", graded)
+    badge.metadata.update(SITE_HIDDEN)
     setup = _new_cell(nb, "code", setup_source(root), "colab_setup", graded)
-    setup.metadata.update(SETUP_METADATA)
+    setup.metadata.update({**SETUP_METADATA, **SITE_HIDDEN})
     old = [c for c in nb.cells[:2]]
     if (
         len(old) == 2
         and _is_badge(old[0])
         and _is_setup(old[1])
-        and old[0].source == badge.source
-        and old[1].source == setup.source
-        and old[1].metadata == setup.metadata
+        and (old[0].source, old[0].metadata) == (badge.source, badge.metadata)
+        and (old[1].source, old[1].metadata) == (setup.source, setup.metadata)
     ):
         return False
     if not check:

@@ -95,6 +95,20 @@ def test_every_notebook_page_launches_and_downloads_its_own_notebook(pages):
         assert download and (SITE / "_sources" / f"{doc}.ipynb").is_file(), doc
 
 
+def test_a_notebook_page_opens_on_its_title_without_colabs_badge_or_setup_cell():
+    """The badge and the setup cell come first for Colab; on the site the page's title does (`remove-cell`)."""
+    wrong = []
+    for doc in NOTEBOOKS:
+        html = _page(doc).read_text()
+        article = html[html.index('<article class="bd-article"') :]
+        first = re.search(r'<h1\b|<div class="cell\b', article)
+        if first is None or not first.group(0).startswith("<h1"):
+            wrong.append(f"{doc}: a cell comes before the title")
+        if "#@title Setup" in article or "colab-badge" in article:
+            wrong.append(f"{doc}: shows the Colab badge or setup cell")
+    assert not wrong, "\n".join(wrong)
+
+
 def test_every_internal_link_reaches_a_page_and_its_anchor(pages):
     broken = []
     for path, page in pages.items():
