@@ -25,7 +25,7 @@ def test_every_test_cell_is_lost_by_some_wrong_variant(assignment):
 
 
 # Sets whose every wrong variant names the words its failure must show (`says`); issue #29 asks it of all 14.
-NAMED_CAUSES: set[str] = set()
+NAMED_CAUSES = {"10_pytrees", "11_custom_derivatives", "12_control_flow"}
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)

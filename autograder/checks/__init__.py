@@ -9,7 +9,8 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Structure: `check_traceable`, `check_jitted`, `check_jaxpr_constant`, `check_compile_count`,
   `check_primitives`, `check_pure`, `check_largest_intermediate`; `check_log_depth` (a parallel
   prefix's O(log n) chain of steps, not a loop's n), `depth`; `check_not_calling` (the library
-  one-liner a problem asks you to write yourself).
+  one-liner a problem asks you to write yourself); `check_work_grows` (a loop that stops when its
+  work is done, not after a fixed count), `operations_run`.
 - Reverse mode: `check_saved_residuals` (what a forward pass keeps for the backward pass, which
   `jax.checkpoint` shrinks), `saved_residuals`; `reverse_mode_grad` (a gradient, or why a loop
   cannot be differentiated in reverse mode).
@@ -57,6 +58,7 @@ from ._structure import (
 )
 from ._thresholds import required_speedup, tolerance
 from ._timing import Speedup, check_speedup, measure_speedup
+from ._work import check_work_grows, operations_run
 
 
 def _verified(check):
@@ -101,6 +103,7 @@ __all__ = [
     "check_timing_protocol",
     "check_traceable",
     "check_within_sigmas",
+    "check_work_grows",
     "collectives",
     "count_compiles",
     "depth",
@@ -115,6 +118,7 @@ __all__ = [
     "load_reference",
     "measure_speedup",
     "op_times",
+    "operations_run",
     "primitives",
     "required_speedup",
     "reverse_mode_grad",

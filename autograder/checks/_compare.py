@@ -107,7 +107,9 @@ def input_rounding(magnitude: float, dtype: Any) -> float:
     return float(jnp.finfo(dtype).eps) * magnitude if _is_float(dtype) else 0.0
 
 
-def _compare_leaves(what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude=0.0, hint=None) -> None:
+def _compare_leaves(
+    what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude=0.0, hint=None, reveal=True
+) -> None:
     for path, got, want, kind in zip(paths, act_leaves, exp_leaves, kinds, strict=True):
         name = _where(what, path)
         try:
@@ -133,7 +135,8 @@ def _compare_leaves(what, paths, act_leaves, exp_leaves, kinds, rtol, atol, sect
                 hint=_dtype_hint(got_np.dtype, want_np.dtype),
                 section="01#Dtypes and the float32 default",
             )
-        _check_values(name, got_np, want_np, rtol, atol, section, input_rounding(magnitude, want_np.dtype), hint)
+        carried = input_rounding(magnitude, want_np.dtype)
+        _check_values(name, got_np, want_np, rtol, atol, section, carried, hint, reveal)
 
 
 def _dtype_hint(got: np.dtype, want: np.dtype) -> str:
@@ -144,14 +147,28 @@ def _dtype_hint(got: np.dtype, want: np.dtype) -> str:
     return f"convert with .astype(jnp.{want})."
 
 
-def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, section, carried=0.0, hint=None) -> None:
+_NON_FINITE_HINT = (
+    "look for overflow (exp of large numbers), underflow to 0 (a long product of small numbers, then divided by), "
+    "division by zero, or log/sqrt of negatives."
+)
+
+
+# What a message says in place of an expected value read from a stored reference (`reveal=False`): on
+# the grader's inputs it is the hidden answer, which an answer cell could read off the message and return.
+_NOT_SHOWN = "the expected value is not shown"
+
+
+def _check_values(
+    name: str, got: np.ndarray, want: np.ndarray, rtol, atol, section, carried=0.0, hint=None, reveal=True
+) -> None:
     if not _is_float(want.dtype):
         bad = got != want
         if np.any(bad):
             index = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+            expected = f"expected {want[index].item()}" if reveal else _NOT_SHOWN
             raise CheckFailed(
                 f"{name} differs at {int(bad.sum())} of {bad.size} positions; "
-                f"first at index {index}: got {got[index].item()}, expected {want[index].item()}.",
+                f"first at index {index}: got {got[index].item()}, {expected}.",
                 hint=hint,
                 section=section,
             )
@@ -176,17 +193,22 @@ def _check_values(name: str, got: np.ndarray, want: np.ndarray, rtol, atol, sect
     index = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
     count = int(bad.sum())
     if not np.isfinite(got[index]) and np.isfinite(want[index]):
+        expected = f"{want[index]:.6g}" if reveal else "a finite number"
         raise CheckFailed(
-            f"{name} is {got[index]} at index {index} where {want[index]:.6g} is expected "
+            f"{name} is {got[index]} at index {index} where {expected} is expected "
             f"({count} of {bad.size} positions are wrong).",
-            hint="look for overflow (exp of large numbers), division by zero, or log/sqrt of negatives.",
+            hint=_NON_FINITE_HINT if hint is None else f"{hint} If not, {_NON_FINITE_HINT}",
             section=section,
         )
     largest = float(np.max(np.where(bad & np.isfinite(diff), diff, 0.0)))
+    if reveal:
+        shown = f"expected {want[index]:.6g}; largest difference {largest:.3g}"
+    else:  # how far, only roughly: an exact difference next to `got` would give the expected value away
+        size = "under" if largest <= 0.01 * scale else "over"
+        shown = f"{_NOT_SHOWN}; the largest difference is {size} 1% of the values' size"
     raise CheckFailed(
-        f"{name} differs from the expected values at {count} of {bad.size} positions; "
-        f"first at index {index}: got {got[index]:.6g}, expected {want[index]:.6g}; "
-        f"largest difference {largest:.3g} (allowed about {rtol:.0e} relative for {dtype} on {backend()}"
+        f"{name} differs from the expected values at {count} of {bad.size} positions; first at index {index}: "
+        f"got {got[index]:.6g}, {shown} (allowed about {rtol:.0e} relative for {dtype} on {backend()}"
         + (f", plus {carried:.1g} that the inputs' own rounding carries" if carried else "")
         + ").",
         hint=hint,

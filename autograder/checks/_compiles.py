@@ -9,6 +9,13 @@ import jax
 from ._errors import CheckFailed
 from ._works import Works, confirm_call
 
+# Taken when the package is imported, before any cell of a notebook runs: a cell that rebinds these names
+# through another name for the module (`m = jax.monitoring; m.register_event_duration_secs_listener = ...`)
+# can then neither forge the events counted nor keep what earlier cells compiled.
+_register = jax.monitoring.register_event_duration_secs_listener
+_unregister = jax.monitoring.unregister_event_duration_listener
+_clear_caches = jax.clear_caches
+
 
 def count_compiles(f: Callable, calls: Iterable[tuple]) -> int:
     """How many times calling `f` on each argument tuple in `calls` compiles.
@@ -18,19 +25,29 @@ def count_compiles(f: Callable, calls: Iterable[tuple]) -> int:
     earlier cells compiled hides nothing.
     """
     calls = list(calls)
-    jax.clear_caches()
+    _clear_caches()
     events: list[str] = []
 
     def listen(event: str, duration_secs: float, **_: str | int) -> None:
         if event == "/jax/core/compile/backend_compile_duration":
             events.append(event)
 
-    jax.monitoring.register_event_duration_secs_listener(listen)
+    _register(listen)
     try:
         for args in calls:
             jax.block_until_ready(f(*args))
     finally:
-        jax.monitoring.unregister_event_duration_listener(listen)
+        try:
+            _unregister(listen)  # JAX asserts that it is still registered
+            heard = True
+        except (AssertionError, ValueError):
+            heard = False
+    if not heard:
+        raise CheckFailed(
+            "JAX's compile events stopped reaching the check while the calls ran: code in this notebook removed "
+            "its listener (jax.monitoring), so the compilations cannot be counted.",
+            hint="remove the code that changes jax.monitoring's listeners and run the notebook again.",
+        )
     return len(events)
 
 

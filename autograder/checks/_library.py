@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import inspect
 import os
 import sys
@@ -14,12 +15,31 @@ from ._structure import _walk, trace
 from ._works import Works, confirm_call
 
 
-def _code_of(name: str) -> tuple[str, str, int]:
-    """`(file, function, first line)` of the JAX function a dotted public name like `jax.nn.softmax` names.
+def _package_folder(package: str) -> str | None:
+    """The folder an installed top-level `package` lives in, or None when it is not installed.
 
-    Resolved from JAX's own modules, and refused unless it lives in JAX's package: a name a cell
-    rebound to its own function is not the library's.
+    JAX's from the module `guard()` trusts; any other's found on `sys.path` by the import system's own
+    finder, not read from `sys.modules`, where a cell could put a module of its own under the name.
     """
+    if package == "jax":
+        return os.path.dirname(sys.modules["jax"].__file__ or "") + os.sep
+    spec = importlib.machinery.PathFinder.find_spec(package)
+    if spec is None or spec.origin is None:
+        return None
+    return os.path.dirname(spec.origin) + os.sep
+
+
+def _code_of(name: str) -> tuple[str, str, int] | None:
+    """`(file, function, first line)` of the library function a dotted public name like `jax.nn.softmax` names.
+
+    Resolved from the library's own modules, and refused unless it lives in that library's package: a name
+    a cell rebound to its own function is not the library's. None for a library that is not installed
+    (`optax.safe_norm` without Optax), which no program can have called.
+    """
+    package = name.partition(".")[0]
+    folder = _package_folder(package)
+    if folder is None:
+        return None
     module_name, _, attribute = name.rpartition(".")
     fn: Any = getattr(importlib.import_module(module_name), attribute)
     for _ in range(8):
@@ -28,23 +48,23 @@ def _code_of(name: str) -> tuple[str, str, int]:
             break
         fn = getattr(fn, "__wrapped__", None) or getattr(fn, "__func__", None) or getattr(fn, "fun", None)
     code = getattr(fn, "__code__", None)
-    # `sys.modules["jax"]` is one of the tools `guard()` trusts, so its folder is JAX's own.
-    jax_folder = os.path.dirname(sys.modules["jax"].__file__ or "") + os.sep
-    if code is None or not code.co_filename.startswith(jax_folder):
+    if code is None or not code.co_filename.startswith(folder):
+        owner = "JAX" if package == "jax" else package
         raise CheckFailed(
-            f"`{name}` is not JAX's own function any more: code in this notebook replaced it, so this check "
+            f"`{name}` is not {owner}'s own function any more: code in this notebook replaced it, so this check "
             "cannot be trusted. Remove the code that rebinds it and run the notebook again."
         )
     return code.co_filename, code.co_qualname, code.co_firstlineno
 
 
 def library_calls(f: Callable, *args: Any, names: Iterable[str], static_argnums: Sequence[int] = ()) -> set[str]:
-    """Which of the dotted public JAX function `names` built any equation of the program of `f(*args)`.
+    """Which of the dotted public library functions `names` (JAX's, or another installed library's such as
+    `optax.safe_norm`) built any equation of the program of `f(*args)`.
 
     Every equation keeps the Python stack it was traced from, so a call through a helper,
     an alias (`from jax.nn import softmax as sm`) or a nested `jit` is seen too.
     """
-    wanted = {_code_of(name): name for name in names}
+    wanted = {code: name for name in names if (code := _code_of(name)) is not None}
     jaxpr = trace(f, *args, static_argnums=static_argnums).jaxpr
     found: set[str] = set()
     seen_a_stack = False

@@ -49,7 +49,7 @@ def load_reference(problem: str, root: Path | None = None) -> tuple[list[np.ndar
     if not path.exists():
         raise FileNotFoundError(
             f"No reference output for {problem!r} at {path}. An instructor regenerates them with "
-            "`jax-course references` (see README, 'For instructors')."
+            "`jax-course references` (see docs/guide/instructors.md)."
         )
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["__meta__"]))
@@ -69,7 +69,8 @@ def check_reference(
     """Check `actual` against the stored reference output of `problem` (`"01_arrays/softmax"`).
 
     When the solutions are being recorded, store `actual` instead. `inputs` as for `check_close`;
-    `hint`, what to try when the values differ.
+    `hint`, what to try when the values differ. The message never shows an expected value: on hidden
+    inputs that is the answer itself, which an answer cell calling this check could read off and return.
     """
     if _RECORD_DIR is not None:
         if problem in _RECORDED:
@@ -95,4 +96,5 @@ def check_reference(
             hint="return exactly the containers and keys the exercise asks for, with arrays as leaves.",
             section=section,
         )
-    _compare_leaves(what, act_paths, act_leaves, leaves, kinds, None, None, section, input_magnitude(inputs), hint)
+    magnitude = input_magnitude(inputs)
+    _compare_leaves(what, act_paths, act_leaves, leaves, kinds, None, None, section, magnitude, hint, reveal=False)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import jax
@@ -10,6 +11,7 @@ import jax.extend
 import numpy as np
 from jax.extend.core import ClosedJaxpr, Jaxpr  # pyright: ignore[reportPrivateImportUsage]
 
+from ._callbacks import refuse_callbacks
 from ._errors import CheckFailed
 from ._works import Works, confirm_call
 
@@ -17,6 +19,14 @@ _NOT_TRACEABLE_HINT = (
     "write it with jnp and jax.lax only: NumPy calls (np.*), float()/int() and Python "
     "if/while on array values need concrete numbers, which JAX does not have while tracing."
 )
+# What each error means the code did, said after the general hint.
+_KIND_HINTS = {
+    "TracerBoolConversionError": " Here a Python if, while, and/or or bool() met a traced value: branch with "
+    "jnp.where or jax.lax.cond/switch, loop with jax.lax.while_loop, fori_loop or scan.",
+    "TracerArrayConversionError": " Here a NumPy function (or np.asarray) met a traced value: use its jnp twin.",
+    "TracerIntegerConversionError": " Here int(), range() or a Python list's index met a traced value: index "
+    "arrays with jnp, loop with jax.lax.fori_loop or scan.",
+}
 
 
 _TRACER_ERRORS = (
@@ -43,10 +53,11 @@ def _walk(jaxpr: Jaxpr) -> Iterable[Any]:
             yield from _walk(sub)
 
 
-def trace(f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str = "your function") -> ClosedJaxpr:
-    """The jaxpr of `f(*args)`, or a `CheckFailed` that says why it cannot be traced."""
+@contextmanager
+def _tracing(what: str) -> Iterator[None]:
+    """Turn JAX's error for code that cannot be traced into a `CheckFailed` that says so."""
     try:
-        return jax.make_jaxpr(f, static_argnums=tuple(static_argnums))(*args)
+        yield
     except (*_TRACER_ERRORS, ValueError, TypeError) as error:
         # NumPy reports a traced value stored into its array (`a[0] = x`) as a ValueError caused by one of JAX's.
         cause = error if isinstance(error, _TRACER_ERRORS) else error.__cause__
@@ -55,9 +66,15 @@ def trace(f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str
         kind = type(cause).__name__
         raise CheckFailed(
             f"{what} cannot be traced by JAX ({kind}), so it cannot be jitted or transformed.",
-            hint=_NOT_TRACEABLE_HINT,
+            hint=_NOT_TRACEABLE_HINT + _KIND_HINTS.get(kind, ""),
             section="01#jax.numpy and NumPy",
         ) from None
+
+
+def trace(f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str = "your function") -> ClosedJaxpr:
+    """The jaxpr of `f(*args)`, or a `CheckFailed` that says why it cannot be traced."""
+    with _tracing(what):
+        return jax.make_jaxpr(f, static_argnums=tuple(static_argnums))(*args)
 
 
 def primitives(f: Callable, *args: Any, static_argnums: Sequence[int] = ()) -> set[str]:
@@ -90,9 +107,11 @@ def check_traceable(
 ) -> None:
     """Check that JAX can trace `f(*args)`, as `jit`, `vmap` and `grad` must: jnp and lax, not NumPy.
 
-    Every property check first confirms the values of `f(*args)` with `works` (`_works.py`).
+    Every property check first confirms the values of `f(*args)` with `works` (`_works.py`); an `f` that
+    traces as it runs (a `jax.vmap` or `jax.jit` of the answer) fails there, and is told why.
     """
-    confirm_call(f, args, works, what=what, section=section)
+    with _tracing(what):
+        confirm_call(f, args, works, what=what, section=section)
     trace(f, *args, static_argnums=static_argnums, what=what)
 
 
@@ -123,11 +142,14 @@ def check_jaxpr_constant(
     """Check that the jaxpr of `f(*make_args(n))` has as many equations for every `n`.
 
     A Python loop over `n` is unrolled while tracing and grows the program with
-    `n`; `lax.fori_loop`, `lax.scan` and vectorised code do not. `works` confirms
-    the values at the first size.
+    `n`; `lax.fori_loop`, `lax.scan` and vectorised code do not. A Python loop moved into a
+    callback does not either, so callbacks fail. `works` confirms the values at the first size.
     """
     confirm_call(f, make_args(sizes[0]), works, what=f"{what} at n={sizes[0]}", section=section)
-    counts = {n: equation_count(f, *make_args(n), static_argnums=static_argnums) for n in sizes}
+    jaxprs = {n: trace(f, *make_args(n), static_argnums=static_argnums, what=what).jaxpr for n in sizes}
+    found = {eqn.primitive.name for eqn in _walk(jaxprs[sizes[0]])}
+    refuse_callbacks(found, what=what, measures="the size of its program", hint=hint, section=section)
+    counts = {n: sum(1 for _ in _walk(jaxpr)) for n, jaxpr in jaxprs.items()}
     if len(set(counts.values())) > 1:
         shown = ", ".join(f"{c} for n={n}" for n, c in counts.items())
         raise CheckFailed(

@@ -21,10 +21,17 @@ from ._reference import check_reference
 Works = str | Callable[[Any], None]
 
 
+# A property is judged only once the values are right, so a wrong value is what to fix first.
+_VALUES_FIRST = (
+    "make the values right first: this check judges its property only for an answer that works, and the test "
+    "of this function's values says what differs."
+)
+
+
 def confirm(value: Any, works: Works, *, what: str, section: str | None) -> None:
     """Check `value`, an answer's output on a property check's inputs, before the property is judged."""
     if isinstance(works, str):
-        check_reference(value, works, what=f"{what} (on the inputs of this check)", section=section)
+        check_reference(value, works, what=f"{what} (on the inputs of this check)", hint=_VALUES_FIRST, section=section)
     elif callable(works):
         works(value)
     else:

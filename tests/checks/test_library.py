@@ -64,3 +64,20 @@ def test_a_rebound_library_name_makes_the_check_fail(monkeypatch):
     monkeypatch.setattr(jax.nn, "softmax", by_hand)
     with pytest.raises(ag.CheckFailed, match="not JAX's own function"):
         ag.check_not_calling(by_hand, X, names=SOFTMAXES, works=ANY_VALUE)
+
+
+def test_another_installed_library_is_seen_and_a_missing_one_is_no_call():
+    optax = pytest.importorskip("optax")
+    v = jnp.array([3.0, 4.0])
+    names = ["optax.safe_norm", "no_such_library_here.safe_norm"]
+    assert ag.library_calls(lambda x: optax.safe_norm(x, 0.0), v, names=names) == {"optax.safe_norm"}
+    assert ag.library_calls(lambda x: jnp.sqrt(jnp.sum(x**2)), v, names=names) == set()
+    with pytest.raises(ag.CheckFailed, match="optax.safe_norm"):
+        ag.check_not_calling(lambda x: optax.safe_norm(x, 0.0), v, names=names, works=ANY_VALUE)
+
+
+def test_a_rebound_name_of_another_library_makes_the_check_fail(monkeypatch):
+    optax = pytest.importorskip("optax")
+    monkeypatch.setattr(optax, "safe_norm", lambda x, min_norm: jnp.linalg.norm(x))
+    with pytest.raises(ag.CheckFailed, match="not optax's own function"):
+        ag.check_not_calling(by_hand, X, names=["optax.safe_norm"], works=ANY_VALUE)

@@ -64,3 +64,30 @@ def test_reverse_mode_through_a_while_loop_is_explained_and_a_fori_loop_is_diffe
         ag.reverse_mode_grad(until_small, 1.0, what="until_small", section="11#Gradients through loops")
     with pytest.raises(TypeError):  # any other error is left alone
         ag.reverse_mode_grad(lambda x: x, 1)
+
+
+@pytest.mark.parametrize(
+    ("layer_fn", "says"),
+    [
+        (layer, r"nothing in it is checkpointed \(its program has no jax.checkpoint\)\.\n"),
+        (jax.jit(layer), r"no jax.checkpoint\); jax.jit compiles the work but keeps the same residuals"),
+        (jax.checkpoint(layer, policy=jax.checkpoint_policies.everything_saveable), r"the policy everything_saveable"),
+        (
+            jax.checkpoint(layer, policy=jax.checkpoint_policies.save_only_these_names("h")),
+            r"the policy save_only_these_names,",
+        ),
+        (lambda w, x: jnp.tanh(jax.checkpoint(lambda x, w: x @ w)(x, w)), r"covers only part of the repeated work"),
+    ],
+    ids=["no checkpoint", "jit", "a policy that saves", "a policy from a factory", "part of the layer"],
+)
+def test_too_many_residuals_are_explained_by_the_program_s_checkpoints(layer_fn, says):
+    with pytest.raises(ag.CheckFailed, match=says):
+        ag.check_saved_residuals(deep(layer_fn), W, X, max_bytes=0, works=ANY_VALUE)
+
+
+def test_a_callback_s_missing_derivative_is_explained():
+    def on_the_host(x):
+        return jax.pure_callback(lambda a: a * 2, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+    with pytest.raises(ag.CheckFailed, match=r"(?s)calls back into Python \(jax.pure_callback.*fori_loop"):
+        ag.reverse_mode_grad(lambda x: jnp.sum(on_the_host(x)), X, what="on_the_host")

@@ -34,6 +34,7 @@ PROPERTY_CHECKS = [
     "check_sharding",
     "check_speedup",
     "check_traceable",
+    "check_work_grows",
 ]
 # Checks that judge values themselves (a comparison, a statistic, the student's own reading of a
 # profile or a clock): nothing to confirm before them.
@@ -110,6 +111,15 @@ CASES = {
     ),
     "check_speedup": (
         lambda f: ag.check_speedup(jax.jit(f), lambda x: 2 * x, (X,), "demo", required=0.0, works=expect(2 * X))
+    ),
+    "check_work_grows": (
+        lambda f: ag.check_work_grows(
+            lambda n: f(jax.lax.while_loop(lambda i: i < n, lambda i: i + 1, 0.0)),
+            (0.0,),
+            (40.0,),
+            factor=10,
+            works=expect(80.0),
+        )
     ),
 }
 

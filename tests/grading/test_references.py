@@ -45,7 +45,10 @@ def _names_in_tests(assignment: str) -> tuple[set[str], set[str]]:
             ):
                 mentioned.add(node.value.partition("/")[2])
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "check_reference":
-                compared.add(node.args[1].value.partition("/")[2])  # pyright: ignore[reportAttributeAccessIssue]
+                problem = node.args[1]
+                # An id held in a name (a helper's argument) is a string elsewhere: `works=` or `mentioned`.
+                if isinstance(problem, ast.Constant) and isinstance(problem.value, str):
+                    compared.add(problem.value.partition("/")[2])
             if isinstance(node, ast.keyword) and node.arg == "works":  # a property check's values (checks/_works.py)
                 compared |= {
                     n.value.partition("/")[2]

@@ -12,6 +12,7 @@ VARIANTS = {
             "jax.tree_util.register_dataclass(Dense)\n",
         },
         "loses": {"test_dense"},
+        "says": ["activation is a leaf", "static"],
     },
     # Bypass: a NamedTuple, a container JAX knows already, instead of registering a node: every field is a leaf.
     "dense_namedtuple": {
@@ -24,6 +25,7 @@ VARIANTS = {
         },
         "loses": {"test_dense"},
         "bypass": "a registered custom node whose static field is in the treedef",
+        "says": ["NamedTuple", "activation is a leaf"],
     },
     # Unflatten rebuilds with the visible test's activation, not the one kept in the treedef.
     "dense_unflatten_hardcoded": {
@@ -37,6 +39,60 @@ VARIANTS = {
             "    Dense, lambda d: ((d.w, d.b), d.activation), lambda aux, children: Dense(*children, 'tanh'))\n",
         },
         "loses": {"test_dense"},
+        "says": ["unflatten", "the activation in that treedef"],
+    },
+    # Bypass: the whole layer registered as static (jax.tree_util.register_static): jit accepts it, but w and b
+    # are no leaves, so nothing is traced or differentiated.
+    "dense_register_static": {
+        "answers": {
+            "dense": "@dataclasses.dataclass\n"
+            "class Dense:\n"
+            "    w: jax.Array\n"
+            "    b: jax.Array\n"
+            "    activation: str\n\n\n"
+            "jax.tree_util.register_static(Dense)\n",
+        },
+        "loses": {"test_dense"},
+        "bypass": "a registered custom node whose static field is in the treedef",
+        "says": ["no leaves", "static"],
+    },
+    # Bypass: the activation remembered in a global by the flatten, not kept in the treedef: every Dense has the
+    # same treedef, and unflatten rebuilds the last layer flattened.
+    "dense_activation_in_global": {
+        "answers": {
+            "dense": "@dataclasses.dataclass\n"
+            "class Dense:\n"
+            "    w: jax.Array\n"
+            "    b: jax.Array\n"
+            "    activation: str\n\n\n"
+            "last_activation = ['tanh']\n\n\n"
+            "def flatten_dense(layer):\n"
+            "    last_activation[0] = layer.activation\n"
+            "    return (layer.w, layer.b), None\n\n\n"
+            "jax.tree_util.register_pytree_node(Dense, flatten_dense, lambda _, children: Dense(*children, last_activation[0]))\n",
+        },
+        "loses": {"test_dense"},
+        "bypass": "a registered custom node whose static field is in the treedef",
+        "says": ["same treedef", "activation is not in the treedef"],
+    },
+    # Bypass: the activation in the treedef, but unflatten ignores it and rebuilds the activation of the last
+    # layer flattened, remembered in a global: right as long as one layer is flattened at a time.
+    "dense_unflatten_reads_global": {
+        "answers": {
+            "dense": "@dataclasses.dataclass\n"
+            "class Dense:\n"
+            "    w: jax.Array\n"
+            "    b: jax.Array\n"
+            "    activation: str\n\n\n"
+            "last_activation = ['tanh']\n\n\n"
+            "def flatten_dense(layer):\n"
+            "    last_activation[0] = layer.activation\n"
+            "    return (layer.w, layer.b), layer.activation\n\n\n"
+            "jax.tree_util.register_pytree_node(Dense, flatten_dense, lambda _, children: Dense(*children, last_activation[0]))\n",
+        },
+        "loses": {"test_dense"},
+        "bypass": "a registered custom node whose static field is in the treedef",
+        "says": ["unflatten", "aux data"],
     },
     # Bypass: deciding by shape (ndim >= 2) instead of the name: a 1-D "w" is not decayed, a 2-D bias is.
     "decay_by_shape": {
@@ -46,6 +102,7 @@ VARIANTS = {
         },
         "loses": {"test_decay"},
         "bypass": "the key path decides, on any nesting",
+        "says": ["['norm']['w']", "whatever its shape"],
     },
     # Bypass: the visible tree's shape hard-coded, {layer: {"w", "b"}}: fails on lists, None and deeper nesting.
     "decay_hardcoded_structure": {
@@ -55,8 +112,10 @@ VARIANTS = {
         },
         "loses": {"test_decay"},
         "bypass": "the key path decides, on any nesting",
+        "says": ["any structure", "tree_map_with_path"],
     },
-    # "w" anywhere on the path, not as its last key: {"w": {"b": ...}} is decayed too.
+    # Bypass: string matching on the key path's text: "w" anywhere on the path, not as its last key, so
+    # {"w": {"b": ...}} is decayed too.
     "decay_w_anywhere": {
         "answers": {
             "decay": "def decay_weights(params, rate):\n"
@@ -64,6 +123,20 @@ VARIANTS = {
             "        lambda path, x: x * (1 - rate) if \"['w']\" in jax.tree_util.keystr(path) else x, params)\n",
         },
         "loses": {"test_decay"},
+        "bypass": "the key path decides, on any nesting",
+        "says": ["['w']['b']", "higher up"],
+    },
+    # Bypass: a fixed position instead of the name: the visible tree's leaves alternate b, w, so every second
+    # leaf is decayed; a hidden tree's weights sit elsewhere.
+    "decay_by_position": {
+        "answers": {
+            "decay": "def decay_weights(params, rate):\n"
+            "    leaves, treedef = jax.tree.flatten(params)\n"
+            "    return jax.tree.unflatten(treedef, [x * (1 - rate) if i % 2 else x for i, x in enumerate(leaves)])\n",
+        },
+        "loses": {"test_decay"},
+        "bypass": "the key path decides, on any nesting",
+        "says": ["unchanged", "place among the leaves"],
     },
     # The colleague's declaration left as it was: every new step and learning rate compiles again.
     "schedule_left_static": {
@@ -77,6 +150,7 @@ VARIANTS = {
             "    optimizer: str = dataclasses.field(metadata=dict(static=True))\n",
         },
         "loses": {"test_schedule"},
+        "says": ["step is static", "data field"],
     },
     # Half fixed: step is data, but the learning rate still static, so each new rate compiles again.
     "schedule_lr_static": {
@@ -90,6 +164,7 @@ VARIANTS = {
             "    optimizer: str = dataclasses.field(metadata=dict(static=True))\n",
         },
         "loses": {"test_schedule"},
+        "says": ["lr is static", "data field"],
     },
     # Everything data: the optimizer's name becomes a leaf, and a string is not a JAX type.
     "schedule_all_data": {
@@ -103,6 +178,7 @@ VARIANTS = {
             "    optimizer: str\n",
         },
         "loses": {"test_schedule"},
+        "says": ["optimizer is a data field", "static"],
     },
     # Bypass: step and lr dropped from the tree, so nothing recompiles because the program never sees them
     # (inside train_step they are the defaults).
@@ -119,6 +195,51 @@ VARIANTS = {
         },
         "loses": {"test_schedule"},
         "bypass": "step and lr as data fields, traced, so one compilation serves every value",
+        "says": ["changes neither", "dropped"],
+    },
+    # Bypass: the static fields kept, wrapped in a number that equals every other: jit finds the program it
+    # compiled first for every step and learning rate, and runs it with their first values.
+    "schedule_static_equal_hash": {
+        "answers": {
+            "schedule": "class Same(float):\n"
+            "    def __eq__(self, other):\n"
+            "        return True\n\n"
+            "    def __hash__(self):\n"
+            "        return 0\n\n\n"
+            "@jax.tree_util.register_dataclass\n"
+            "@dataclasses.dataclass\n"
+            "class TrainState:\n"
+            "    params: dict\n"
+            "    step: int = dataclasses.field(metadata=dict(static=True))\n"
+            "    lr: float = dataclasses.field(metadata=dict(static=True))\n"
+            "    optimizer: str = dataclasses.field(metadata=dict(static=True))\n\n"
+            "    def __post_init__(self):\n"
+            "        self.step, self.lr = Same(self.step), Same(self.lr)\n",
+        },
+        "loses": {"test_schedule"},
+        "bypass": "step and lr as data fields, traced, so one compilation serves every value",
+        "says": ["compare equal", "__hash__"],
+    },
+    # Bypass: the colleague's static declaration, and the compile counter forged through another name for
+    # jax.monitoring: a listener registered is told of one compilation at once, and of nothing after. The
+    # fields are judged before the count; the count itself holds JAX's own functions, taken at import.
+    "schedule_forged_compile_count": {
+        "answers": {
+            "schedule": "@jax.tree_util.register_dataclass\n"
+            "@dataclasses.dataclass\n"
+            "class TrainState:\n"
+            "    params: dict\n"
+            "    step: int = dataclasses.field(metadata=dict(static=True))\n"
+            "    lr: float = dataclasses.field(metadata=dict(static=True))\n"
+            "    optimizer: str = dataclasses.field(metadata=dict(static=True))\n\n\n"
+            "monitoring = jax.monitoring\n"
+            "monitoring.register_event_duration_secs_listener = (\n"
+            "    lambda listener: listener('/jax/core/compile/backend_compile_duration', 0.0))\n"
+            "monitoring.unregister_event_duration_listener = lambda listener: None\n",
+        },
+        "loses": {"test_schedule"},
+        "bypass": "step and lr as data fields, traced, so one compilation serves every value",
+        "says": ["step is static", "data field"],
     },
     # Bypass: the visible tree's keys hard-coded: fails on another structure.
     "stack_hardcoded_keys": {
@@ -128,13 +249,43 @@ VARIANTS = {
         },
         "loses": {"test_stack"},
         "bypass": "jax.tree.map over all the trees, for any structure",
+        "says": ["any structure", "jax.tree.map"],
     },
-    # NumPy stacks the right values, but cannot be traced inside a jitted function.
+    # Bypass: NumPy stacks the right values, but cannot be traced inside a jitted function.
     "stack_numpy": {
         "answers": {
             "stack": "def stack_trees(trees):\n    return jax.tree.map(lambda *leaves: np.stack(leaves), *trees)\n",
         },
         "loses": {"test_stack"},
+        "bypass": "a stack written with jax.numpy, traceable inside jit",
+        "says": ["cannot be traced", "NumPy"],
+    },
+    # Bypass: NumPy stacks each leaf inside jax.pure_callback: traceable, but the work runs on the host,
+    # outside the program jit compiles and grad differentiates.
+    "stack_pure_callback": {
+        "answers": {
+            "stack": "def stack_trees(trees):\n"
+            "    def stack(*leaves):\n"
+            "        shape = jax.ShapeDtypeStruct((len(leaves), *leaves[0].shape), leaves[0].dtype)\n"
+            "        return jax.pure_callback(lambda *xs: np.stack(xs), shape, *leaves)\n\n"
+            "    return jax.tree.map(stack, *trees)\n",
+        },
+        "loses": {"test_stack"},
+        "bypass": "a stack written with jax.numpy, traceable inside jit",
+        "says": ["pure_callback", "jnp.stack"],
+    },
+    # Bypass: a recursion over dicts, the visible trees' only container, instead of jax.tree.map: a list of
+    # leaves is handed to jnp.stack whole.
+    "stack_recursive_dicts": {
+        "answers": {
+            "stack": "def stack_trees(trees):\n"
+            "    if isinstance(trees[0], dict):\n"
+            "        return {key: stack_trees([tree[key] for tree in trees]) for key in trees[0]}\n"
+            "    return jnp.stack(trees)\n",
+        },
+        "loses": {"test_stack"},
+        "bypass": "jax.tree.map over all the trees, for any structure",
+        "says": ["any structure", "jax.tree.map"],
     },
     # Bypass: a Python loop over the layers, one copy of the layer per layer in the traced program.
     "scan_python_loop": {
@@ -146,6 +297,52 @@ VARIANTS = {
         },
         "loses": {"test_scan"},
         "bypass": "lax.scan over the stacked tree: one copy of the layer",
+        "says": ["Python loop", "jax.lax.scan"],
+    },
+    # Bypass: the Python loop inside jax.jit: the compiled program still holds one copy of the layer per layer.
+    "scan_jit_python_loop": {
+        "answers": {
+            "scan": "def run_stack(layer_fn, stacked, x):\n"
+            "    @jax.jit\n"
+            "    def run(stacked, x):\n"
+            "        for i in range(jax.tree.leaves(stacked)[0].shape[0]):\n"
+            "            x = layer_fn(jax.tree.map(lambda a: a[i], stacked), x)\n"
+            "        return x\n\n"
+            "    return run(stacked, x)\n",
+        },
+        "loses": {"test_scan"},
+        "bypass": "lax.scan over the stacked tree: one copy of the layer",
+        "says": ["Python loop", "jax.lax.scan"],
+    },
+    # Bypass: the Python loop hidden in jax.pure_callback: one equation whatever the number of layers, but the
+    # layers run on the host, outside the program.
+    "scan_pure_callback": {
+        "answers": {
+            "scan": "def run_stack(layer_fn, stacked, x):\n"
+            "    def on_host(stacked, x):\n"
+            "        for i in range(jax.tree.leaves(stacked)[0].shape[0]):\n"
+            "            x = layer_fn(jax.tree.map(lambda a: a[i], stacked), x)\n"
+            "        return np.asarray(x)\n\n"
+            "    return jax.pure_callback(on_host, jax.ShapeDtypeStruct(x.shape, x.dtype), stacked, x)\n",
+        },
+        "loses": {"test_scan"},
+        "bypass": "lax.scan over the stacked tree: one copy of the layer",
+        "says": ["pure_callback", "outside the program"],
+    },
+    # Bypass: a Python loop of a fixed length, past any test's number of layers, the extra layers masked out:
+    # as many equations for 2 layers as for 6, but 16 copies of the layer.
+    "scan_fixed_length_loop": {
+        "answers": {
+            "scan": "def run_stack(layer_fn, stacked, x):\n"
+            "    n = jax.tree.leaves(stacked)[0].shape[0]\n"
+            "    for i in range(16):\n"
+            "        params = jax.tree.map(lambda a: a[min(i, n - 1)], stacked)\n"
+            "        x = jnp.where(i < n, layer_fn(params, x), x)\n"
+            "    return x\n",
+        },
+        "loses": {"test_scan"},
+        "bypass": "lax.scan over the stacked tree: one copy of the layer",
+        "says": ["called layer_fn 16 times", "fixed length"],
     },
     # A scan that runs the layers last to first.
     "scan_reversed": {
@@ -155,6 +352,7 @@ VARIANTS = {
             "    return x\n",
         },
         "loses": {"test_scan"},
+        "says": ["last to first"],
     },
     # Correct, written another way: both keep full marks.
     "alternatives_pytree_node_flatten_fori": {
@@ -206,5 +404,43 @@ VARIANTS = {
         "loses": set(),
         "alternative": "the static field marked with jax.tree.static(); "
         "register_dataclass with explicit data_fields and meta_fields",
+    },
+    # Correct, written another way: a recursion over every container; leaves stacked by concatenating them;
+    # TrainState registered with flatten and unflatten functions; a while_loop over the layers.
+    "alternatives_recursion_flatten_while": {
+        "answers": {
+            "decay": "def decay_weights(params, rate):\n"
+            "    def walk(node, key=None):\n"
+            "        if isinstance(node, dict):\n"
+            "            return {k: walk(v, k) for k, v in node.items()}\n"
+            "        if isinstance(node, (list, tuple)):\n"
+            "            return type(node)(walk(v) for v in node)\n"
+            "        if node is None:\n"
+            "            return None\n"
+            "        return node * (1 - rate) if key == 'w' else node\n\n"
+            "    return walk(params)\n",
+            "stack": "def stack_trees(trees):\n"
+            "    return jax.tree.map(lambda *leaves: jnp.concatenate([leaf[None] for leaf in leaves]), *trees)\n",
+            "schedule": "@dataclasses.dataclass\n"
+            "class TrainState:\n"
+            "    params: dict\n"
+            "    step: int\n"
+            "    lr: float\n"
+            "    optimizer: str\n\n\n"
+            "jax.tree_util.register_pytree_node(\n"
+            "    TrainState,\n"
+            "    lambda state: ((state.params, state.step, state.lr), state.optimizer),\n"
+            "    lambda optimizer, children: TrainState(*children, optimizer),\n"
+            ")\n",
+            "scan": "def run_stack(layer_fn, stacked, x):\n"
+            "    n = jax.tree.leaves(stacked)[0].shape[0]\n\n"
+            "    def body(carry):\n"
+            "        i, h = carry\n"
+            "        return i + 1, layer_fn(jax.tree.map(lambda a: a[i], stacked), h)\n\n"
+            "    return jax.lax.while_loop(lambda carry: carry[0] < n, body, (0, x))[1]\n",
+        },
+        "loses": set(),
+        "alternative": "a recursion over every container; leaves stacked by concatenating them; TrainState "
+        "registered with flatten and unflatten functions; a lax.while_loop over the layers",
     },
 }
