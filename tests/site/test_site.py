@@ -37,7 +37,7 @@ def pages() -> dict[Path, Page]:
 
 
 class Page(HTMLParser):
-    """One built page: its links, its ids, its text, and the images in its cells' outputs."""
+    """One built page: its links, its ids, its text, and the images in its cells' outputs (their alt texts)."""
 
     def __init__(self):
         super().__init__()
@@ -45,6 +45,7 @@ class Page(HTMLParser):
         self.ids: set[str] = set()
         self.text: list[str] = []
         self.output_images = 0
+        self.output_alts: list[str | None] = []
         self._divs: list[bool] = []  # for each open <div>: is it a cell's output?
 
     @classmethod
@@ -63,6 +64,7 @@ class Page(HTMLParser):
             self._divs.append("cell_output" in (attrs.get("class") or "").split())
         elif tag == "img" and any(self._divs):
             self.output_images += 1
+            self.output_alts.append(attrs.get("alt"))
 
     def handle_endtag(self, tag):
         if tag == "div" and self._divs:
@@ -158,6 +160,23 @@ def test_lectures_with_plots_show_them(pages):
     assert len(plotted) >= 5
     bare = [p.name for p in plotted if pages[_page(f"course/{p.stem}")].output_images == 0]
     assert not bare, f"lectures that plot but whose pages show no figure: {bare}"
+
+
+# What myst-nb writes as alt text when a cell's metadata gives none: the image's file, named by its hash.
+_FILE_PATH = re.compile(r"^\S*[/\\]\S*$|\.(png|jpe?g|gif|svg|pdf)$|[0-9a-f]{32}", re.IGNORECASE)
+
+
+def test_every_figure_says_what_it_shows(pages):
+    """A screen reader reads a figure's alt text out: it must say what the figure shows, which the cell's
+    metadata gives (`"mystnb": {"image": {"alt": ...}}`), never the file's path."""
+    figures, wrong = 0, []
+    for lecture in LECTURES:
+        for n, alt in enumerate(pages[_page(f"course/{lecture.stem}")].output_alts, start=1):
+            figures += 1
+            if not (alt or "").strip() or _FILE_PATH.search(alt.strip()):
+                wrong.append(f"{lecture.name}, figure {n}: alt={alt!r}")
+    assert figures >= 5, f"only {figures} figures on the lecture pages"
+    assert not wrong, "figures whose alt text is empty or a file path:\n" + "\n".join(wrong)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""A reader on the site: from the landing page to lecture 04, its figures and its launch links; search."""
+"""A reader on the site: from the landing page to lecture 04, its figures and its launch links; search;
+and every page as axe-core's WCAG 2.1 A and AA rules see it."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ import pytest
 
 from autograder.grading._colab import repository
 
-from browser import CHROMIUM, CHROMIUM_ARGS, free_port, require_browser, stop, wait_until
+from browser import CHROMIUM, CHROMIUM_ARGS, free_port, require, require_browser, stop, wait_until
 from support import ROOT
 
 pytestmark = pytest.mark.site
 
 SITE = ROOT / "build" / "site"
 REPOSITORY = repository(ROOT).removeprefix("https://github.com/")
+# WCAG 2.1 at levels A and AA, as axe-core tags its rules (2.0's rules and those 2.1 added).
+WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 
 def _serve(port: int) -> subprocess.Popen:
@@ -58,6 +61,50 @@ def test_a_reader_goes_from_the_landing_page_to_lecture_04_and_can_launch_it():
             browser.close()
     finally:
         stop(server)
+
+
+def test_every_page_passes_axe_cores_wcag_21_a_and_aa_rules():
+    require_browser()
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        require(False, "the axe_playwright_python module is missing: pip install -e '.[test]'")
+    from playwright.sync_api import sync_playwright
+
+    assert (SITE / "index.html").is_file(), "run `make site` first (`make test` does)"
+    # _static/ holds the theme's own templates and scripts, not pages.
+    paths = sorted(p.relative_to(SITE) for p in SITE.rglob("*.html"))
+    paths = [path.as_posix() for path in paths if "_static" not in path.parts]
+    axe = Axe()
+    failures = []
+    port = free_port()
+    server = _serve(port)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            page = browser.new_page()
+            wait_until(lambda: _answers(page, f"http://127.0.0.1:{port}/"), 20, "the site's server")
+            for path in paths:
+                page.goto(f"http://127.0.0.1:{port}/{path}")
+                options = {"runOnly": {"type": "tag", "values": WCAG_21_AA}, "resultTypes": ["violations"]}
+                violations = axe.run(page, options=options).response["violations"]
+                if violations:
+                    failures.append(_report(path, violations))
+            browser.close()
+    finally:
+        stop(server)
+    assert not failures, f"axe-core finds WCAG 2.1 A/AA violations on {len(failures)} pages:\n" + "\n".join(failures)
+
+
+def _report(path: str, violations: list[dict]) -> str:
+    """A page's violations: each rule, its help text, and every element it fails on."""
+    lines = [f"{path}:"]
+    for violation in violations:
+        lines.append(f"  {violation['id']} ({violation['help']}), {len(violation['nodes'])} elements:")
+        for node in violation["nodes"]:
+            html = " ".join(node["html"].split())
+            lines.append(f"    {' '.join(map(str, node['target']))}: {html[:160]}")
+    return "\n".join(lines)
 
 
 def _answers(page, url: str) -> bool:
