@@ -53,7 +53,7 @@ def graded(tmp_path_factory) -> dict[str, Path]:
         if student in VARIANTS[ASSIGNMENT]:
             answers = {**reference, **VARIANTS[ASSIGNMENT][student]["answers"]}
         submit(stock, ASSIGNMENT, student, answers)
-    ours = shutil.copytree(stock, stock.with_name("ours"))
+    ours = shutil.copytree(stock, tmp_path_factory.mktemp("ours") / "course")  # a new folder each time it is set up
     run(VENV_BIN / "nbgrader", "autograde", ASSIGNMENT, cwd=stock)
     jax_course_grade(ours, ASSIGNMENT)
     return {"stock": stock, "ours": ours}
