@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._selfreport import read_results
+from ._selfreport import read_results, reread_of
 
 # Below this, a test does not tell strong submissions from weak ones: check the test, or the teaching.
 WEAK_DISCRIMINATION = 0.1
@@ -158,7 +158,7 @@ def analyse(root: Path, assignment: str, db_url: str | None = None) -> ItemAnaly
             message = said[student].get(test, "")
             if score < points and message:
                 grouped[cause_of(message)].append(student)
-                rereads.setdefault(cause_of(message), _reread(message))
+                rereads.setdefault(cause_of(message), reread_of(message))
         for cause, who in sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             causes.append(Cause(test, problem, cause, rereads[cause], tuple(who)))
     passed_all: dict[str, list[bool]] = defaultdict(lambda: [True] * len(students))
@@ -169,8 +169,3 @@ def analyse(root: Path, assignment: str, db_url: str | None = None) -> ItemAnaly
                 passed_all[problems.get(test, test)][n] = False
     full_marks = {problem: sum(flags) / len(flags) for problem, flags in passed_all.items()}
     return ItemAnalysis(assignment, students, items, causes, dict(limits), full_marks)
-
-
-def _reread(message: str) -> str | None:
-    found = re.search(r"Reread: (\S+)", message)
-    return found.group(1) if found else None

@@ -28,22 +28,34 @@ def mean_score(outcomes: list[Outcome], problem: str) -> float:
     return sum(marks) / len(marks) if marks else 0.0
 
 
-def _histogram(outcomes: list[Outcome], title: str) -> str:
-    """A PNG histogram of the scores, base64-encoded for an <img> tag."""
+def _figure(figsize: tuple[float, float]):
+    """A new matplotlib figure and its axes, drawn off screen."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(6, 3))
-    axes.hist([o.score for o in outcomes], bins=20)
-    axes.set_xlabel("score")
-    axes.set_ylabel("submissions")
-    axes.set_title(title)
+    return plt.subplots(figsize=figsize)
+
+
+def _png(figure) -> str:
+    """`figure` as a PNG, base64-encoded for an <img> tag; the figure is closed."""
+    import matplotlib.pyplot as plt
+
     png = io.BytesIO()
     figure.savefig(png, format="png", bbox_inches="tight")
     plt.close(figure)
     return base64.b64encode(png.getvalue()).decode()
+
+
+def _histogram(outcomes: list[Outcome], title: str) -> str:
+    """A PNG histogram of the scores, base64-encoded for an <img> tag."""
+    figure, axes = _figure((6, 3))
+    axes.hist([o.score for o in outcomes], bins=20)
+    axes.set_xlabel("score")
+    axes.set_ylabel("submissions")
+    axes.set_title(title)
+    return _png(figure)
 
 
 ITEM_COLUMNS = [
@@ -61,21 +73,13 @@ ITEM_COLUMNS = [
 
 def _bars(labels: Sequence[str], values: Sequence[float], title: str, xlabel: str) -> str:
     """A PNG horizontal bar chart, base64-encoded for an <img> tag."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(7, 0.4 * len(labels) + 1.2))
+    figure, axes = _figure((7, 0.4 * len(labels) + 1.2))
     axes.barh(range(len(labels)), values)
     axes.set_yticks(range(len(labels)), [label if len(label) < 70 else label[:67] + "..." for label in labels])
     axes.invert_yaxis()
     axes.set_xlabel(xlabel)
     axes.set_title(title)
-    png = io.BytesIO()
-    figure.savefig(png, format="png", bbox_inches="tight")
-    plt.close(figure)
-    return base64.b64encode(png.getvalue()).decode()
+    return _png(figure)
 
 
 def _number(value: float | None) -> str:

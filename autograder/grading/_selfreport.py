@@ -14,6 +14,12 @@ _REREAD = re.compile(r"Reread: (\S+)")
 _LEFT = ' style="text-align:left"'
 
 
+def reread_of(message: str) -> str | None:
+    """The lecture section a failure message's "Reread:" line points to, if it has one."""
+    found = _REREAD.search(message)
+    return found.group(1) if found else None
+
+
 @dataclass(frozen=True)
 class ProblemResult:
     """One graded test cell of a notebook, as a self-learner sees it."""
@@ -31,8 +37,7 @@ class ProblemResult:
 
     @property
     def reread(self) -> str | None:
-        found = _REREAD.search(self.message)
-        return found.group(1) if found else None
+        return reread_of(self.message)
 
 
 @dataclass(frozen=True)
