@@ -86,3 +86,24 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
+
+
+def _on_error(shell, etype, value, tb, tb_offset=None):
+    """Until a check is first used: the student side's rendering of a failure (`checks._tracebacks`)."""
+    try:
+        from .checks._tracebacks import short_traceback
+    except Exception:  # the checks cannot even be imported: IPython's own traceback, as without this
+        return shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
+    return short_traceback(shell, etype, value, tb, tb_offset)
+
+
+def _render_failures_from_import() -> None:
+    # A JAX error in the first answer cell, before any check ran, gets the course's words too.
+    import sys
+
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    if shell is not None and not shell.custom_exceptions:
+        shell.set_custom_exc((Exception,), _on_error)
+
+
+_render_failures_from_import()

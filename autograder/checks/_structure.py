@@ -12,22 +12,9 @@ import numpy as np
 from jax.extend.core import ClosedJaxpr, Jaxpr  # pyright: ignore[reportPrivateImportUsage]
 
 from ._callbacks import refuse_callbacks
+from ._diagnose import current_set, mistake_of
 from ._errors import CheckFailed
 from ._works import Works, confirm_call
-
-_NOT_TRACEABLE_HINT = (
-    "write it with jnp and jax.lax only: NumPy calls (np.*), float()/int() and Python "
-    "if/while on array values need concrete numbers, which JAX does not have while tracing."
-)
-# What each error means the code did, said after the general hint.
-_KIND_HINTS = {
-    "TracerBoolConversionError": " Here a Python if, while, and/or or bool() met a traced value: branch with "
-    "jnp.where or jax.lax.cond/switch, loop with jax.lax.while_loop, fori_loop or scan.",
-    "TracerArrayConversionError": " Here a NumPy function (or np.asarray) met a traced value: use its jnp twin.",
-    "TracerIntegerConversionError": " Here int(), range() or a Python list's index met a traced value: index "
-    "arrays with jnp, loop with jax.lax.fori_loop or scan.",
-}
-
 
 _TRACER_ERRORS = (
     jax.errors.TracerArrayConversionError,
@@ -55,19 +42,22 @@ def _walk(jaxpr: Jaxpr) -> Iterable[Any]:
 
 @contextmanager
 def _tracing(what: str) -> Iterator[None]:
-    """Turn JAX's error for code that cannot be traced into a `CheckFailed` that says so."""
+    """Turn JAX's error for code that cannot be traced into a `CheckFailed` that names the mistake."""
     try:
         yield
-    except (*_TRACER_ERRORS, ValueError, TypeError) as error:
+    except CheckFailed:
+        raise
+    except Exception as error:
         # NumPy reports a traced value stored into its array (`a[0] = x`) as a ValueError caused by one of JAX's.
-        cause = error if isinstance(error, _TRACER_ERRORS) else error.__cause__
-        if not isinstance(cause, _TRACER_ERRORS):
+        mistake = mistake_of(error)
+        cause = next((e for e in (error, error.__cause__) if isinstance(e, _TRACER_ERRORS)), None)
+        if mistake is None and cause is None:
             raise
-        kind = type(cause).__name__
         raise CheckFailed(
-            f"{what} cannot be traced by JAX ({kind}), so it cannot be jitted or transformed.",
-            hint=_NOT_TRACEABLE_HINT + _KIND_HINTS.get(kind, ""),
-            section="01#jax.numpy and NumPy",
+            f"{what} cannot be traced by JAX ({type(cause or error).__name__}), so it cannot be jitted or "
+            f"transformed: {mistake.cause if mistake else 'it needs a concrete value where JAX has a traced one.'}",
+            hint=mistake.hint if mistake else "write it with jnp and jax.lax only, not NumPy or Python numbers.",
+            section=mistake.section(current_set()) if mistake else None,
         ) from None
 
 

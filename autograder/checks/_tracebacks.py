@@ -3,7 +3,8 @@
 IPython hands every exception raised in a cell to this handler (`InteractiveShell.set_custom_exc`), which
 shows it with IPython's own `showtraceback` after the frames of this package are taken out: a `CheckFailed`
 then shows the test cell's line and its message (what differs, "Try:", "Reread:"); an error raised in the
-student's code, called from a check, keeps the student's frames. nbgrader still sees an error output, so
+student's code, called from a check, keeps the student's frames, and a classic JAX mistake (`_mistakes`) gets
+the course's words after JAX's message. nbgrader still sees an error output, so
 grading is the same.
 """
 
@@ -13,6 +14,7 @@ import sys
 import types
 from pathlib import Path
 
+from ._diagnose import explained
 from ._errors import CheckFailed
 
 _OURS = str(Path(__file__).resolve().parents[1])
@@ -37,11 +39,13 @@ def without_our_frames(tb: types.TracebackType | None) -> types.TracebackType | 
     return rebuilt
 
 
-def _short(shell, etype, value, tb, tb_offset=None):
+def short_traceback(shell, etype, value, tb, tb_offset=None):
     if isinstance(value, CheckFailed):
         # Its message says all a student needs; where it was raised from, inside a check, says nothing.
         value.__suppress_context__ = True
         value.__cause__ = None
+    else:  # a classic mistake gets the course's words after JAX's
+        explained(value, tb)
     seen: set[int] = set()
     chained = value
     while chained is not None and id(chained) not in seen:  # a JAX error a check caught and raised again
@@ -60,5 +64,6 @@ def show_short_tracebacks() -> None:
     from IPython import get_ipython
 
     shell = get_ipython()
-    if shell is not None and not shell.custom_exceptions:  # a handler the user set keeps its place
-        shell.set_custom_exc((Exception,), _short)
+    # A handler the user set keeps its place; the package's own, set at its import, is this one already.
+    if shell is not None and not shell.custom_exceptions:
+        shell.set_custom_exc((Exception,), short_traceback)

@@ -60,3 +60,21 @@ def test_a_failed_check_shows_the_test_line_and_the_message_in_at_most_15_lines(
     shown = _ANSI.sub("", "\n".join(error["traceback"]))
     assert "shift(x)" in shown and "astype" in shown and "autograder/" not in shown, shown
     assert passed == []
+
+
+@pytest.mark.grading
+def test_a_classic_mistake_before_any_check_shows_jax_s_error_then_the_course_s_words(tmp_path):
+    folder = tmp_path / "02_immutability"
+    folder.mkdir()
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(source)
+            for source in ("import jax.numpy as jnp\nimport autograder as ag", "x = jnp.zeros(3)\nx[0] = 1.0")
+        ]
+    )
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True).execute(cwd=str(folder))
+    (error,) = nb.cells[1].outputs
+    assert error["ename"] == "TypeError" and error["evalue"].startswith("JAX arrays are immutable")
+    words = error["evalue"].split("What it means: ", 1)[1]
+    assert "x.at[i].set(v)" in words and "Reread: course/02_immutability.ipynb#Arrays-are-immutable" in words
+    assert "autograder/" not in _ANSI.sub("", "\n".join(error["traceback"]))

@@ -1,0 +1,94 @@
+"""Which classic mistake (`_mistakes`) a JAX error or a result shows, and the course's words for it.
+
+A failure names the section of the lecture of the set being worked on: the set is read from the running
+test cell's `section=`, else from the notebook's name or folder.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import re
+import sys
+import types
+from collections.abc import Iterable, Iterator
+
+from ._mistakes import MISTAKES, Mistake
+
+
+def _chain(error: BaseException):
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        yield error
+        error = error.__cause__ or error.__context__
+
+
+def mistake_of(error: BaseException) -> Mistake | None:
+    """The classic mistake that `error` (or an error it was raised from) means, if any."""
+    for link in _chain(error):
+        names = {cls.__name__ for cls in type(link).__mro__}
+        text = str(link)
+        for mistake in MISTAKES:
+            if mistake.says and re.search(mistake.says, text):
+                return mistake
+        for mistake in MISTAKES:
+            if names & set(mistake.errors):
+                return mistake
+    return None
+
+
+_SECTION = re.compile(r"""section\s*=\s*["'](\d\d)#""")
+_FOLDER = re.compile(r"(?:^|[/\\])(\d\d)_[a-z]")
+
+
+def _cells(frames: Iterable[types.FrameType]) -> Iterator[str]:
+    """The source of each notebook cell among `frames` (IPython files its cells as ipykernel_*/*.py)."""
+    for frame in frames:
+        name = frame.f_code.co_filename
+        if "ipykernel_" in name or name.startswith("<ipython-input"):
+            yield "".join(linecache.getlines(name))
+
+
+def _stack() -> Iterator[types.FrameType]:
+    frame = sys._getframe(1)
+    while frame is not None:
+        yield frame
+        frame = frame.f_back
+
+
+def current_set(tb: types.TracebackType | None = None) -> str | None:
+    """The set being worked on: the `section=` of the test cell running (in `tb`, else on the stack), else the
+    notebook's name (JupyterLab's JPY_SESSION_NAME) or folder."""
+    frames = _stack() if tb is None else (entry.tb_frame for entry in _walk(tb))
+    for source in _cells(frames):
+        found = _SECTION.search(source)
+        if found:
+            return found.group(1)
+    for path in (os.environ.get("JPY_SESSION_NAME", ""), os.getcwd()):
+        found = _FOLDER.search(path)
+        if found:
+            return found.group(1)
+    return None
+
+
+def _walk(tb: types.TracebackType | None) -> Iterator[types.TracebackType]:
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+
+
+def explained(error: BaseException, tb: types.TracebackType | None = None) -> bool:
+    """Put the course's words after JAX's message in `error`, if it is a classic mistake; True if it was one."""
+    mistake = mistake_of(error)
+    if mistake is None or getattr(error, "_course_words", False):
+        return mistake is not None
+    words = f"{error}\n\nWhat it means: {mistake.explain(current_set(tb))}"
+    try:
+        error.args = (words,)
+        error._course_words = True  # pyright: ignore[reportAttributeAccessIssue]
+    except (AttributeError, TypeError):
+        pass
+    if "What it means:" not in str(error):  # an exception type that keeps its message elsewhere
+        error.add_note(f"What it means: {mistake.explain(current_set(tb))}")
+    return True

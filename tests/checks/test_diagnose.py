@@ -1,0 +1,107 @@
+"""JAX's errors and the classic mistakes they mean (`_diagnose`), with the course's words beside JAX's."""
+
+from __future__ import annotations
+
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from autograder.checks._diagnose import current_set, explained, mistake_of
+
+pytestmark = pytest.mark.unit
+
+X = jnp.arange(4.0)
+
+
+def _assign():
+    X[0] = 1.0
+
+
+def _leak():
+    kept = []
+    jax.jit(lambda x: kept.append(x) or x)(X)
+    return kept[0] + 1
+
+
+def _reuse():
+    key = jax.random.key(0)
+    with jax.debug_key_reuse(True):
+        jax.random.normal(key)
+        jax.random.normal(key)
+
+
+# Each classic mistake, made; the words its diagnosis must say.
+MADE = {
+    "in place": (_assign, "x.at[i].set"),
+    "python if": (lambda: jax.jit(lambda x: 1 if x.sum() > 0 else 2)(X), "jax.lax.cond"),
+    "numpy": (lambda: jax.jit(lambda x: np.sin(x))(X), "jnp twin"),
+    "int of a tracer": (lambda: jax.jit(lambda x: X[int(x[0])])(X), "fori_loop"),
+    "boolean mask": (lambda: jax.jit(lambda x: x[x > 1])(X), "jnp.where(mask"),
+    "nonzero": (lambda: jax.jit(jnp.nonzero)(X), "size="),
+    "traced slice": (lambda: jax.jit(lambda x, i: x[i : i + 2])(X, 1), "dynamic_slice"),
+    "shape argument": (lambda: jax.jit(lambda n: jnp.zeros(n))(3), "static_argnums"),
+    "arange of an argument": (lambda: jax.jit(jnp.arange)(3), "static_argnums"),
+    "vmap sizes": (lambda: jax.vmap(jnp.add)(jnp.ones(3), jnp.ones(4)), "in_axes"),
+    "vmap axis": (lambda: jax.vmap(jnp.sin, in_axes=2)(jnp.ones(3)), "in_axes"),
+    "grad of a vector": (lambda: jax.grad(jnp.sin)(X), "scalar loss"),
+    "grad of an int": (lambda: jax.grad(lambda x: x * 2.0)(3), "argnums="),
+    "leaked tracer": (_leak, "pure"),
+    "key reuse": (_reuse, "jax.random.split"),
+    "cond branches": (lambda: jax.lax.cond(True, lambda: X, lambda: X[:2]), "same shapes"),
+}
+
+
+@pytest.mark.parametrize("made", MADE)
+def test_each_classic_mistake_is_named_with_what_to_try(made):
+    make, words = MADE[made]
+    with pytest.raises(Exception) as raised:
+        make()
+    mistake = mistake_of(raised.value)
+    assert mistake is not None, f"{made}: {type(raised.value).__name__}: {raised.value}"
+    assert words in mistake.hint
+
+
+def test_pmap_over_an_axis_that_is_not_the_device_count_is_named():
+    with pytest.raises(Exception) as raised:
+        jax.pmap(jnp.sin)(jnp.ones((jax.device_count() + 1, 2)))
+    assert "jax.device_count()" in mistake_of(raised.value).cause
+
+
+def test_an_error_that_is_no_classic_mistake_is_left_alone():
+    error = KeyError("w")
+    assert mistake_of(error) is None
+    assert not explained(error)
+    assert str(error) == "'w'"
+
+
+def test_the_course_s_words_follow_jax_s_once_with_the_current_set_s_lecture(monkeypatch, tmp_path):
+    folder = tmp_path / "05_vmap"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    with pytest.raises(TypeError) as raised:
+        _assign()
+    assert explained(raised.value) and explained(raised.value)
+    text = str(raised.value)
+    assert text.startswith("JAX arrays are immutable")
+    assert text.count("What it means:") == 1
+    assert "Try: write x = x.at[i].set(v)" in text
+    # Set 05's lecture does not teach it: the latest lecture before it that does.
+    assert "Reread: course/04_jit.ipynb#In-place-updates-under-jit" in text
+
+
+def test_the_set_is_read_from_the_test_cell_then_the_notebook_then_the_folder(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    assert current_set() is None
+    monkeypatch.setenv("JPY_SESSION_NAME", os.path.join("work", "course-copy", "07_prng.ipynb"))
+    assert current_set() == "07"
+    cell = "/tmp/ipykernel_1/42.py"
+    import linecache
+
+    monkeypatch.setitem(linecache.cache, cell, (0, None, ['ag.check_close(f(x), y, section="12#Four loops")\n'], cell))
+    code = compile("current_set()", cell, "eval")
+    assert eval(code, {"current_set": current_set}) == "12"

@@ -1,0 +1,36 @@
+"""The catalogue of classic mistakes (`_mistakes`): every pointer lands on a real section."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from autograder.checks._errors import LECTURES
+from autograder.checks._mistakes import MISTAKES
+
+from support import ROOT
+
+pytestmark = pytest.mark.unit
+
+
+def _headings(lecture: str) -> set[str]:
+    nb = json.loads((ROOT / LECTURES[lecture]).read_text())
+    lines = ("".join(c["source"]).splitlines() for c in nb["cells"] if c["cell_type"] == "markdown")
+    return {line[3:].strip() for cell in lines for line in cell if line.startswith("## ")}
+
+
+@pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.title)
+def test_every_section_a_mistake_points_to_is_a_heading_of_its_lecture(mistake):
+    for lecture, heading in mistake.taught.items():
+        assert heading in _headings(lecture), f"{mistake.title}: no '## {heading}' in lecture {lecture}"
+    assert mistake.cause.endswith(".") and mistake.hint.endswith(".")
+
+
+def test_a_failure_points_to_the_current_set_s_lecture_else_the_latest_before_it():
+    mistake = next(m for m in MISTAKES if m.taught.keys() == {"02", "04"})
+    assert mistake.section("04").startswith("04#")
+    assert mistake.section("05").startswith("04#")
+    assert mistake.section("03").startswith("02#")
+    assert mistake.section("01").startswith("02#")  # taught later: the first lecture that does
+    assert mistake.section(None).startswith("02#")
