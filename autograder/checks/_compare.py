@@ -9,7 +9,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._backend import backend
+from ._diagnose import current_set
 from ._errors import CheckFailed
+from ._symptoms import dtype_symptom, shape_symptom, value_symptom
 from ._thresholds import tolerance
 
 
@@ -41,7 +43,7 @@ def _describe(tree: Any) -> str:
 
 
 def _where(what: str, path: str) -> str:
-    return f"{what}{path}" if path else what
+    return f"leaf {path} of {what}" if path else what
 
 
 def check_close(
@@ -124,24 +126,31 @@ def _compare_leaves(
                 section=section,
             )
         if got_np.shape != want_np.shape:
+            mistake = shape_symptom(got_np.shape, want_np.shape)
             raise CheckFailed(
-                f"{name} has shape {got_np.shape}, expected {want_np.shape}.",
-                hint="check which axis you reduce over and whether you need keepdims=True or broadcasting.",
-                section=section,
+                f"{name} has shape {got_np.shape}, expected {want_np.shape}"
+                + (f": {mistake.cause}" if mistake else "."),
+                hint=mistake.hint if mistake else _SHAPE_HINT,
+                section=mistake.section(current_set(section=section)) if mistake else section,
             )
         if kind == "array" and got_np.dtype != want_np.dtype:
+            mistake = dtype_symptom(got, got_np.dtype, want_np.dtype)
             raise CheckFailed(
-                f"{name} has dtype {got_np.dtype}, expected {want_np.dtype}.",
-                hint=_dtype_hint(got_np.dtype, want_np.dtype),
-                section="01#Dtypes and the float32 default",
+                f"{name} has dtype {got_np.dtype}, expected {want_np.dtype}"
+                + (f": {mistake.cause}" if mistake else "."),
+                hint=mistake.hint if mistake else _dtype_hint(got_np.dtype, want_np.dtype),
+                section=mistake.section(current_set(section=section))
+                if mistake
+                else "01#Dtypes and the float32 default",
             )
         carried = input_rounding(magnitude, want_np.dtype)
         _check_values(name, got_np, want_np, rtol, atol, section, carried, hint, reveal)
 
 
+_SHAPE_HINT = "check which axis you reduce over and whether you need keepdims=True or broadcasting."
+
+
 def _dtype_hint(got: np.dtype, want: np.dtype) -> str:
-    if got == np.float64 and want == np.float32:
-        return "JAX computes in float32 by default; a float64 result usually means NumPy did the work: use jnp."
     if np.issubdtype(got, np.integer) and np.issubdtype(want, np.floating):
         return f"convert before dividing or averaging, e.g. x.astype(jnp.{want})."
     return f"convert with .astype(jnp.{want})."
@@ -200,6 +209,9 @@ def _check_values(
             hint=_NON_FINITE_HINT if hint is None else f"{hint} If not, {_NON_FINITE_HINT}",
             section=section,
         )
+    symptom = value_symptom(got, want, bad, scale)
+    if symptom is not None:
+        hint, section = symptom[0].hint, symptom[0].section(current_set(section=section))
     largest = float(np.max(np.where(bad & np.isfinite(diff), diff, 0.0)))
     if reveal:
         shown = f"expected {want[index]:.6g}; largest difference {largest:.3g}"
@@ -210,7 +222,8 @@ def _check_values(
         f"{name} differs from the expected values at {count} of {bad.size} positions; first at index {index}: "
         f"got {got[index]:.6g}, {shown} (allowed about {rtol:.0e} relative for {dtype} on {backend()}"
         + (f", plus {carried:.1g} that the inputs' own rounding carries" if carried else "")
-        + ").",
+        + ")."
+        + (f" {symptom[1]} So {symptom[0].cause}" if symptom else ""),
         hint=hint,
         section=section,
     )

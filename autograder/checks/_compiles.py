@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 import jax
 
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._works import Works, confirm_call
 
 # Taken when the package is imported, before any cell of a notebook runs: a cell that rebinds these names
@@ -58,7 +58,7 @@ def check_compile_count(
     *,
     works: Works,
     at_least: int = 0,
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
@@ -66,6 +66,7 @@ def check_compile_count(
 
     `works` confirms the values of the first call; the count starts afresh after it.
     """
+    what = name_of(f, what)
     calls = list(calls)
     confirm_call(f, calls[0], works, what=what, section=section)
     n = count_compiles(f, calls)

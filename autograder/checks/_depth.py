@@ -19,7 +19,7 @@ from typing import Any
 from jax.extend.core import Jaxpr, JaxprEqn, Var  # pyright: ignore[reportPrivateImportUsage]
 
 from ._callbacks import CALLBACKS, refuse_callbacks
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._structure import _sub_jaxprs, _walk, trace
 from ._works import Works, confirm_call
 
@@ -94,7 +94,7 @@ def check_log_depth(
     works: Works,
     slack: float = 1.5,
     static_argnums: Sequence[int] = (),
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
@@ -104,6 +104,7 @@ def check_log_depth(
     ratio of their logarithms (x1.67 from 64 to 1024, so x2.5 with the default slack); a
     sequential loop's grows with `n` itself (x16). A `while_loop` fails outright.
     """
+    what = name_of(f, what)
     small, big = min(sizes), max(sizes)
     confirm_call(f, make_args(small), works, what=f"{what} at n={small}", section=section)
     jaxprs = {n: trace(f, *make_args(n), static_argnums=static_argnums, what=what).jaxpr for n in (small, big)}

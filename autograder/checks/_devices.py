@@ -8,7 +8,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._structure import _walk, trace
 from ._works import Works, confirm, confirm_call
 
@@ -39,13 +39,14 @@ def check_collective(
     over: str | None = None,
     works: Works,
     static_argnums: Sequence[int] = (),
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that `f(*args)` combines values across devices with collective `kind`
     (`psum` also covers `pmean`), over mesh axis `over` when given.
     """
+    what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
     found = collectives(f, *args, static_argnums=static_argnums)
     if any(name == kind and (over is None or axis == over) for name, axis in found):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from ._mistakes import MISTAKES, Mistake
 
 
-def _chain(error: BaseException):
+def _chain(error: BaseException | None) -> Iterator[BaseException]:
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
         seen.add(id(error))
@@ -57,9 +57,11 @@ def _stack() -> Iterator[types.FrameType]:
         frame = frame.f_back
 
 
-def current_set(tb: types.TracebackType | None = None) -> str | None:
-    """The set being worked on: the `section=` of the test cell running (in `tb`, else on the stack), else the
-    notebook's name (JupyterLab's JPY_SESSION_NAME) or folder."""
+def current_set(tb: types.TracebackType | None = None, section: str | None = None) -> str | None:
+    """The set being worked on: the `section` a check was given, else the `section=` of the test cell running
+    (in `tb`, else on the stack), else the notebook's name (JupyterLab's JPY_SESSION_NAME) or folder."""
+    if section and re.match(r"\d\d#", section):
+        return section[:2]
     frames = _stack() if tb is None else (entry.tb_frame for entry in _walk(tb))
     for source in _cells(frames):
         found = _SECTION.search(source)

@@ -47,3 +47,9 @@ class CheckFailed(AssertionError):
         if section:
             parts.append(f"Reread: {lecture_link(section)}")
         super().__init__("\n".join(parts))
+
+
+def name_of(f: object, what: str | None = None) -> str:
+    """What a message calls the function `f`: `what` if given, else its name (a lambda is "the function")."""
+    name = getattr(f, "__name__", None) or getattr(getattr(f, "func", None), "__name__", None)
+    return what or (name if name and name != "<lambda>" else "the function")

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._structure import _walk, trace
 from ._works import Works, confirm_call
 
@@ -88,7 +88,7 @@ def check_not_calling(
     names: Iterable[str],
     works: Works,
     static_argnums: Sequence[int] = (),
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
@@ -97,6 +97,7 @@ def check_not_calling(
     For problems whose skill is writing what the library already has: the library's one-liner
     gives the right numbers and skips the skill.
     """
+    what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
     used = sorted(library_calls(f, *args, names=names, static_argnums=static_argnums))
     if used:

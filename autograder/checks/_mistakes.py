@@ -148,4 +148,58 @@ MISTAKES = (
         "TypeError: cond branches must have equal output types",
         says=r"branches must have equal output types|must have identical types",
     ),
+    Mistake(
+        "A result with two axes swapped",
+        "the result is the transpose of the expected one: two axes are swapped, by vmap's in_axes or out_axes, "
+        "or by the order of the operands.",
+        "check which axis of each argument vmap maps (in_axes) and where it puts the batch in the result "
+        "(out_axes); with broadcasting, which operand gets the new axis.",
+        {"01": "Broadcasting instead of Python loops", "05": "in_axes and out_axes"},
+        "has shape (3, 2), expected (2, 3); or the values of the transpose",
+        symptom="transposed",
+    ),
+    Mistake(
+        "An out-of-bounds index, clamped",
+        "where the fill value was expected, the result holds elements of the array: JAX clamps an index past "
+        "the end to the last element instead of raising, and a negative index counts from the end.",
+        "compute which indices are valid (0 <= i < len(x)) and choose with jnp.where(valid, x[i], fill).",
+        {"01": "Out-of-bounds indexing", "02": "Indexed updates with at"},
+        "differs where a fill value is expected, with values taken from the array",
+        symptom="clamped",
+    ),
+    Mistake(
+        "A value summed over the devices instead of averaged",
+        "it is summed over the devices where their mean is needed: a psum, or a sum of per-device results.",
+        "average across devices with jax.lax.pmean (or divide by jax.device_count()).",
+        {"08": "Data-parallel training", "09": "Training across devices"},
+        "exactly jax.device_count() times the expected values",
+        symptom="devices",
+    ),
+    Mistake(
+        "A sum where a mean is needed, or the reverse",
+        "it is a sum over a batch where the mean is needed, or the mean where the sum is.",
+        "check whether the exercise asks for the mean or the sum over the batch: jnp.mean divides by its size.",
+        {"05": "Manual batching and vmap", "06": "Per-example gradients"},
+        "exactly a whole number of times the expected values, or that fraction of them",
+        symptom="batch",
+    ),
+    Mistake(
+        "float64 with jax_enable_x64 on",
+        "it is a float64 jax.Array: with jax_enable_x64 on, a Python float or a float64 input makes float64 arrays.",
+        "keep the inputs' dtype: x.astype(jnp.float32), or jnp.asarray(value, dtype=x.dtype).",
+        {"01": "Dtypes and the float32 default"},
+        "has dtype float64, expected float32 (a jax.Array)",
+        symptom="x64",
+    ),
+    Mistake(
+        "NumPy doing the work",
+        "it is a NumPy float64 array: NumPy computed it, not JAX, which computes in float32 by default.",
+        "use jnp where you wrote np, so the result is a float32 jax.Array.",
+        {"01": "jax.numpy and NumPy"},
+        "has dtype float64, expected float32 (a NumPy array)",
+        symptom="numpy",
+    ),
 )
+
+
+SYMPTOMS = {mistake.symptom: mistake for mistake in MISTAKES if mistake.symptom}

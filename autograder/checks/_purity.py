@@ -13,7 +13,7 @@ import jax
 import numpy as np
 from jax.core import Tracer
 
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._structure import trace
 from ._works import Works, confirm
 
@@ -52,10 +52,11 @@ def _referenced_globals(f: Callable) -> dict[str, Any]:
     return {name: module[name] for name in names if name in module and not isinstance(module[name], skip)}
 
 
-def check_pure(f: Callable, *args: Any, works: Works, what: str = "your function", section: str | None = None) -> None:
+def check_pure(f: Callable, *args: Any, works: Works, what: str | None = None, section: str | None = None) -> None:
     """Check that `f(*args)` leaves its inputs alone, prints nothing while tracing,
     keeps no state in globals or closures, and leaks no tracer; `works` confirms its value first.
     """
+    what = name_of(f, what)
     snapshot = _fingerprint(args)
     module = _referenced_globals(f)
     module_before = {name: (id(v), _fingerprint(v)) for name, v in module.items()}

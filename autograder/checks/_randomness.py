@@ -9,18 +9,19 @@ from typing import Any
 import jax
 import numpy as np
 
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._works import Works, confirm
 
 
 def check_no_key_reuse(
-    f: Callable, *args: Any, works: Works, what: str = "your function", section: str | None = None
+    f: Callable, *args: Any, works: Works, what: str | None = None, section: str | None = None
 ) -> Any:
     """Run `f(*args)` with `jax_debug_key_reuse` on and fail if it consumes a key twice.
 
     JAX tracks only typed keys (`jax.random.key`), so pass those. `works` confirms the result,
     which is returned.
     """
+    what = name_of(f, what)
     try:
         with jax.debug_key_reuse(True):
             value = jax.block_until_ready(f(*args))
@@ -43,16 +44,17 @@ def check_reproducible(
     other_key: jax.Array,
     *args: Any,
     works: Works,
-    what: str = "your function",
+    what: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that `f(key, *args)` gives the same answer every time and `f(other_key, *args)` another one.
 
     Answers with few possible values (an estimate from 2000 points) can coincide by chance, both
-    ways: so "the same" means four calls with `key` agree (an answer that ignores its key passes
+    ways: so "the same" means four calls with `key`, each traced anew, agree (an answer that ignores its key passes
     that about as often as it draws one value four times), and "another one" means not the same for
     `other_key` and two keys folded from it.
     """
+    what = name_of(f, what)
     first = jax.block_until_ready(f(key, *args))
     confirm(first, works, what=what, section=section)
     first = jax.tree.map(np.asarray, first)
@@ -63,11 +65,16 @@ def check_reproducible(
             x.shape == y.shape and np.array_equal(x, y, equal_nan=True) for x, y in zip(la, lb, strict=False)
         )
 
-    if not all(same(first, jax.tree.map(np.asarray, f(key, *args))) for _ in range(3)):
+    def again() -> Any:
+        # Traced anew, as in a new session: a value read while tracing (the clock, np.random) then differs.
+        jax.clear_caches()
+        return jax.tree.map(np.asarray, f(key, *args))
+
+    if not all(same(first, again()) for _ in range(3)):
         raise CheckFailed(
             f"{what} gave different answers for the same key, so its results cannot be reproduced.",
-            hint="draw every random number from the key argument with jax.random (not np.random, "
-            "not a key kept outside the function).",
+            hint="draw every random number from the key argument with jax.random (not np.random, not the "
+            "clock, not a key kept outside the function); a value read while tracing changes in every session.",
             section=section,
         )
     if all(

@@ -16,7 +16,7 @@ from typing import Any
 import jax
 
 from .._residuals import saved_residuals
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._structure import _walk, trace
 from ._works import Works, confirm_call
 
@@ -72,7 +72,7 @@ def check_saved_residuals(
     *args: Any,
     max_bytes: int,
     works: Works,
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
@@ -81,6 +81,7 @@ def check_saved_residuals(
     When it keeps more, the message says why, from the program's checkpoints (`_why_kept`); `hint`, when
     given, replaces what to try.
     """
+    what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
     found = saved_residuals(f, *args)
     total = sum(size for _, _, size in found)
@@ -102,9 +103,10 @@ _CALLBACK_ERROR = "callbacks do not support jvp"
 
 
 def reverse_mode_grad(
-    f: Callable, *args: Any, argnums: int | Sequence[int] = 0, what: str = "your function", section: str | None = None
+    f: Callable, *args: Any, argnums: int | Sequence[int] = 0, what: str | None = None, section: str | None = None
 ) -> Any:
     """`jax.grad(f, argnums)(*args)`, or a `CheckFailed` saying why reverse mode cannot go through `f`'s loop."""
+    what = name_of(f, what)
     try:
         return jax.grad(f, argnums=argnums)(*args)
     except ValueError as error:

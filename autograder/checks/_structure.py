@@ -13,7 +13,7 @@ from jax.extend.core import ClosedJaxpr, Jaxpr  # pyright: ignore[reportPrivateI
 
 from ._callbacks import refuse_callbacks
 from ._diagnose import current_set, mistake_of
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._works import Works, confirm_call
 
 _TRACER_ERRORS = (
@@ -61,8 +61,9 @@ def _tracing(what: str) -> Iterator[None]:
         ) from None
 
 
-def trace(f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str = "your function") -> ClosedJaxpr:
+def trace(f: Callable, *args: Any, static_argnums: Sequence[int] = (), what: str | None = None) -> ClosedJaxpr:
     """The jaxpr of `f(*args)`, or a `CheckFailed` that says why it cannot be traced."""
+    what = name_of(f, what)
     with _tracing(what):
         return jax.make_jaxpr(f, static_argnums=tuple(static_argnums))(*args)
 
@@ -92,7 +93,7 @@ def check_traceable(
     *args: Any,
     works: Works,
     static_argnums: Sequence[int] = (),
-    what: str = "your function",
+    what: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that JAX can trace `f(*args)`, as `jit`, `vmap` and `grad` must: jnp and lax, not NumPy.
@@ -100,15 +101,15 @@ def check_traceable(
     Every property check first confirms the values of `f(*args)` with `works` (`_works.py`); an `f` that
     traces as it runs (a `jax.vmap` or `jax.jit` of the answer) fails there, and is told why.
     """
+    what = name_of(f, what)
     with _tracing(what):
         confirm_call(f, args, works, what=what, section=section)
     trace(f, *args, static_argnums=static_argnums, what=what)
 
 
-def check_jitted(
-    f: Callable, *args: Any, works: Works, what: str = "your function", section: str | None = None
-) -> None:
+def check_jitted(f: Callable, *args: Any, works: Works, what: str | None = None, section: str | None = None) -> None:
     """Check that `f` is compiled as a whole with `jax.jit`."""
+    what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
     if not is_jitted(f, *args):
         raise CheckFailed(
@@ -125,7 +126,7 @@ def check_jaxpr_constant(
     *,
     works: Works,
     static_argnums: Sequence[int] = (),
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
@@ -135,6 +136,7 @@ def check_jaxpr_constant(
     `n`; `lax.fori_loop`, `lax.scan` and vectorised code do not. A Python loop moved into a
     callback does not either, so callbacks fail. `works` confirms the values at the first size.
     """
+    what = name_of(f, what)
     confirm_call(f, make_args(sizes[0]), works, what=f"{what} at n={sizes[0]}", section=section)
     jaxprs = {n: trace(f, *make_args(n), static_argnums=static_argnums, what=what).jaxpr for n in sizes}
     found = {eqn.primitive.name for eqn in _walk(jaxprs[sizes[0]])}
@@ -158,13 +160,14 @@ def check_primitives(
     only: Iterable[str] | None = None,
     works: Works,
     static_argnums: Sequence[int] = (),
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that the jaxpr of `f(*args)` uses every primitive in `contains`, none in
     `avoids`, and (when `only` is given) nothing outside `only`.
     """
+    what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
     found = primitives(f, *args, static_argnums=static_argnums)
     if only is not None:
@@ -213,11 +216,12 @@ def check_largest_intermediate(
     max_elements: int,
     works: Works,
     static_argnums: Sequence[int] = (),
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
     """Check that no array the program of `f(*args)` builds has more than `max_elements` elements."""
+    what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
     size, shape, primitive = largest_intermediate(f, *args, static_argnums=static_argnums)
     if size > max_elements:

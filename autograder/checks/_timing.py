@@ -24,7 +24,7 @@ from .._config import timing_mode
 from . import baselines
 from ._backend import backend
 from ._deadline import BudgetExceeded, Deadline, clock, plain_jax
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._fresh import fresh_inputs
 from ._reference import recording
 from ._size import check_compiled_size
@@ -173,7 +173,7 @@ def check_speedup(
     problem: str,
     *,
     works: Works,
-    what: str = "your function",
+    what: str | None = None,
     against: str = "the baseline",
     hint: str | None = None,
     section: str | None = None,
@@ -189,6 +189,7 @@ def check_speedup(
     is printed and nothing fails. Like every check it returns nothing, so that a passing
     test cell shows nothing (`measure_speedup` gives the figures).
     """
+    what = name_of(candidate, what)
     _check_traced_size(candidate, args, problem, budget_seconds, what=what, hint=hint, section=section)
     confirm_call(candidate, args, works, what=what, section=section)
     if recording():

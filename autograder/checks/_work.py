@@ -18,7 +18,7 @@ import numpy as np
 from jax.extend.core import Jaxpr, Literal  # pyright: ignore[reportPrivateImportUsage]
 
 from ._callbacks import refuse_callbacks
-from ._errors import CheckFailed
+from ._errors import CheckFailed, name_of
 from ._structure import _sub_jaxprs, _walk, trace
 from ._works import Works, confirm_call
 
@@ -89,7 +89,7 @@ def check_work_grows(
     factor: float,
     works: Works,
     max_constant: int = 256,
-    what: str = "your function",
+    what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
 ) -> None:
@@ -100,6 +100,7 @@ def check_work_grows(
     `max_constant` elements (a table of answers), would hide the work: both fail. `works` confirms
     the values of `f(*large)`.
     """
+    what = name_of(f, what)
     confirm_call(f, large, works, what=f"{what}{_shown(large)}", section=section)
     jaxpr = trace(f, *large, what=what).jaxpr
     refuse_callbacks(

@@ -115,3 +115,14 @@ def test_independent_rows_pass_and_repeated_or_correlated_rows_fail():
         ag.check_independent_rows(correlated)
     with pytest.raises(ag.CheckFailed, match="shape"):
         ag.check_independent_rows(jnp.ones(10))
+
+
+def test_a_value_read_while_tracing_is_not_reproducible():
+    import time
+
+    @jax.jit
+    def estimate(key):  # the clock is read once per trace: every call of the cached function agrees
+        return jax.random.uniform(key) + (time.perf_counter_ns() % 1000)
+
+    with pytest.raises(ag.CheckFailed, match="traced|tracing"):
+        ag.check_reproducible(estimate, jax.random.key(0), jax.random.key(1), works=ANY_VALUE)

@@ -1,0 +1,57 @@
+"""The classic mistakes (`_mistakes`) that a wrong result shows in its shape, dtype or values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._mistakes import SYMPTOMS, Mistake
+
+
+def shape_symptom(got: tuple[int, ...], want: tuple[int, ...]) -> Mistake | None:
+    """Two axes swapped: the expected shape, reversed."""
+    return SYMPTOMS["transposed"] if len(got) >= 2 and got != want and got == want[::-1] else None
+
+
+def dtype_symptom(leaf: Any, got: np.dtype, want: np.dtype) -> Mistake | None:
+    """float64 where float32 is expected: NumPy did the work, or jax_enable_x64 is on."""
+    if got != np.float64 or want != np.float32:
+        return None
+    import jax
+
+    return SYMPTOMS["x64" if isinstance(leaf, jax.Array) else "numpy"]
+
+
+def _ratio(got: np.ndarray, want: np.ndarray, scale: float) -> float | None:
+    """The one factor that takes `want` to `got` everywhere (None if there is none)."""
+    sized = np.abs(want) > 1e-6 * scale
+    if not sized.any() or np.any(np.abs(got[~sized]) > 1e-5 * scale):
+        return None
+    ratios = got[sized] / want[sized]
+    first = ratios.flat[0]
+    return float(first.real) if np.allclose(ratios, first, rtol=1e-4) and np.isreal(first) else None
+
+
+def value_symptom(got: np.ndarray, want: np.ndarray, bad: np.ndarray, scale: float) -> tuple[Mistake, str] | None:
+    """The mistake a wrong float result shows, and how it shows it (words that give no expected value away)."""
+    if got.ndim >= 2 and got.shape[-1] == got.shape[-2] and np.allclose(np.swapaxes(got, -1, -2), want, rtol=1e-4):
+        return SYMPTOMS["transposed"], "It equals the expected result with its last two axes swapped."
+    ratio = _ratio(got, want, scale)
+    if ratio is not None and abs(ratio) > 1e-12:
+        times = round(ratio) if abs(ratio) >= 1 else round(1 / ratio)
+        exact = times >= 2 and np.isclose(ratio if abs(ratio) >= 1 else 1 / ratio, times, rtol=1e-4)
+        if exact:
+            import jax
+
+            devices = times == jax.device_count() and times > 1
+            if not devices and times < 3:  # twice or half is as often a missing factor as a sum for a mean
+                return None
+            how = f"{times} times the expected values" if ratio > 1 else f"1/{times} of the expected values"
+            return SYMPTOMS["devices" if devices else "batch"], f"It is exactly {how} at every position."
+    wanted = want[bad]
+    if bad.all() or not np.all(wanted == wanted.flat[0]) or np.any(got[bad] == wanted.flat[0]):
+        return None
+    if np.all(np.isin(got[bad], got[~bad])):
+        return SYMPTOMS["clamped"], "Where one fill value is expected, it holds values that appear elsewhere in it."
+    return None
