@@ -75,7 +75,7 @@ def _docs(folder: Path, pattern: str) -> list[str]:
 
 # The guides the README points each reader to, in the order a reader meets them (a guide not
 # listed here is in no contents, which `make site` reports as an error).
-GUIDES = ["students", "self-learners", "instructors", "checks", "tables", "developers"]
+GUIDES = ["students", "self-learners", "mistakes", "instructors", "checks", "tables", "developers"]
 
 
 def _toctree(caption: str, docs: list[str]) -> str:

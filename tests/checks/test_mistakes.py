@@ -34,3 +34,9 @@ def test_a_failure_points_to_the_current_set_s_lecture_else_the_latest_before_it
     assert mistake.section("03").startswith("02#")
     assert mistake.section("01").startswith("02#")  # taught later: the first lecture that does
     assert mistake.section(None).startswith("02#")
+
+
+def test_the_site_s_page_of_mistakes_is_written_from_this_catalogue():
+    import mistakes_page
+
+    assert mistakes_page.PAGE.read_text() == mistakes_page.render(), "run `python docs/mistakes_page.py`"
