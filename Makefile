@@ -66,7 +66,14 @@ lint: setup
 # stored in build/jupyter_cache; a lecture with none (a fresh clone, or code edited since) runs here once.
 SITE_SOURCE ?= .
 SITE_BUILD ?= build/site
-site: setup
+# The instructor guide's example of `jax-course report`: the page the item-analysis test writes for its
+# generated class (`make test` runs that test before it builds the site).
+ITEM_ANALYSIS_EXAMPLE := build/site-examples/item-analysis.html
+
+$(ITEM_ANALYSIS_EXAMPLE): | setup
+	$(BIN)/python -m pytest -q -n 0 -p no:cacheprovider tests/grading/test_items.py -k generated_class
+
+site: setup $(ITEM_ANALYSIS_EXAMPLE)
 	$(BIN)/sphinx-build -W --keep-going -q -b html -c docs $(SITE_SOURCE) $(SITE_BUILD)
 
 # Everything CI runs: lint, every test tier, then the site, built from the lecture runs those tests

@@ -69,6 +69,10 @@ html_theme_options = {
 }
 
 
+# Pages built elsewhere, served beside the site's: the item-analysis example (the Makefile's ITEM_ANALYSIS_EXAMPLE).
+html_extra_path = [str(ROOT / "build" / "site-examples")]
+
+
 def _docs(folder: Path, pattern: str) -> list[str]:
     return sorted(path.relative_to(folder).with_suffix("").as_posix() for path in folder.glob(pattern))
 

@@ -12,7 +12,7 @@ import pytest
 
 from autograder.grading._items import analyse, cause_of
 
-from support import VENV_BIN, jax_course_grade, make_course, run, solution_sources, submit, test_points
+from support import ROOT, VENV_BIN, jax_course_grade, make_course, run, solution_sources, submit, test_points
 from variants import VARIANTS
 
 ASSIGNMENT = "03_tracing"
@@ -31,6 +31,7 @@ CLASS = [
     ("leak_stopped", "leak_still_stored", 3, {"test_leak": STOPPED}),
     ("affine_numpy", "affine_numpy", 6, {}),
 ]
+SITE_EXAMPLE = ROOT / "build" / "site-examples" / "item-analysis.html"
 ARCHETYPES = sorted({archetype for _, archetype, _, _ in CLASS})
 
 
@@ -145,6 +146,9 @@ def test_a_generated_class_shows_the_causes_planted_and_flags_the_test_strong_st
         assert sum(1 for row in csv.DictReader(f) if row["test"] == UPSIDE_DOWN) == len(who["reference"])
     page = (folder / "items.html").read_text()
     assert "check this test or this teaching" in page and 'alt="Bar chart of the share of submissions' in page
+    # The instructor guide's example, on the site (`make site`).
+    SITE_EXAMPLE.parent.mkdir(parents=True, exist_ok=True)
+    SITE_EXAMPLE.write_text(page)
 
 
 @pytest.mark.grading
