@@ -10,6 +10,7 @@ grading is the same.
 
 from __future__ import annotations
 
+import linecache
 import sys
 import types
 from pathlib import Path
@@ -18,6 +19,7 @@ from ._diagnose import explained
 from ._errors import CheckFailed
 
 _OURS = str(Path(__file__).resolve().parents[1])
+_RED, _RESET = "\x1b[0;31m", "\x1b[0m"
 
 
 def _ours(frame: types.FrameType) -> bool:
@@ -39,13 +41,41 @@ def without_our_frames(tb: types.TracebackType | None) -> types.TracebackType | 
     return rebuilt
 
 
+def _test_line(tb: types.TracebackType | None) -> str:
+    """`line N: <code>` of the innermost notebook cell in `tb` (empty if none)."""
+    found = ""
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if "ipykernel_" in name or name.startswith("<ipython-input"):
+            found = f"line {tb.tb_lineno}: {linecache.getline(name, tb.tb_lineno).strip()}"
+        tb = tb.tb_next
+    return found
+
+
+def _innermost(tb: types.TracebackType | None) -> str:
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_name if tb is not None else ""
+
+
 def short_traceback(shell, etype, value, tb, tb_offset=None):
+    tb = without_our_frames(tb)
     if isinstance(value, CheckFailed):
-        # Its message says all a student needs; where it was raised from, inside a check, says nothing.
+        # Its message says all a student needs, then the test's line; where it was raised from, inside a
+        # check, says nothing.
         value.__suppress_context__ = True
         value.__cause__ = None
-    else:  # a classic mistake gets the course's words after JAX's
-        explained(value, tb)
+        where = _test_line(tb)
+        lines = [f"{_RED}CheckFailed{_RESET}: {value}"] + ([f"(in the test cell, {where})"] if where else [])
+        value._render_traceback_ = lambda: lines  # pyright: ignore[reportAttributeAccessIssue]
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
+        return
+    if isinstance(value, NotImplementedError) and not str(value) and _innermost(tb) != "<module>":
+        value.args = (
+            f"{_innermost(tb)} is not answered yet: replace `raise NotImplementedError()` in its cell with "
+            "your answer, and run that cell.",
+        )
+    explained(value, tb)  # a classic mistake gets the course's words after JAX's
     seen: set[int] = set()
     chained = value
     while chained is not None and id(chained) not in seen:  # a JAX error a check caught and raised again
@@ -53,8 +83,11 @@ def short_traceback(shell, etype, value, tb, tb_offset=None):
         if chained is not value:
             chained.__traceback__ = without_our_frames(chained.__traceback__)
         chained = chained.__cause__ or (None if chained.__suppress_context__ else chained.__context__)
-    # IPython leaves the showing to the handler: its own `showtraceback`, as for any other error.
-    shell.showtraceback((etype, value, without_our_frames(tb)), tb_offset=tb_offset, running_compiled_code=True)
+    # The message first, so that a long traceback (or Validate's dialog) shows it without scrolling; then
+    # IPython's own frames, the student's.
+    stb = shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+    setattr(value, "_render_traceback_", lambda: [stb[-1], *stb[:-1]] if len(stb) > 1 else stb)
+    shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
 
 
 def show_short_tracebacks() -> None:

@@ -1,5 +1,6 @@
-"""A student's first session, in a real browser: JupyterLab serves an exercise, an answer is typed
-into it, every cell runs, and nbgrader's Validate button reports what is still unanswered."""
+"""A student's first session, in a real browser: JupyterLab serves an exercise, a right answer and a wrong
+one are typed into it, every cell runs, the wrong answer's message shows without scrolling, and nbgrader's
+Validate button reports the rest, its first failure's message on its first screen."""
 
 from __future__ import annotations
 
@@ -32,6 +33,19 @@ pytestmark = pytest.mark.environment
 ASSIGNMENT = "01_arrays"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 PROMPT_DONE = re.compile(r"^\[\d+\]:$")
+# A wrong answer a NumPy user might write first: centred, but not divided by the standard deviation.
+WRONG = {"standardize": "def standardize(x):\n    return x - x.mean(axis=0)\n"}
+WRONG_TEST, WRONG_SAYS = "test_standardize", "CheckFailed: standardize(x) differs"
+
+
+def _shows_its_top(page, element, within=None) -> bool:
+    """Whether `element`'s first line is on screen (inside `within`'s visible box, if given), unscrolled."""
+    return page.evaluate(
+        """([e, box]) => { const r = e.getBoundingClientRect();
+             const b = box ? box.getBoundingClientRect() : {top: 0, bottom: window.innerHeight};
+             return r.top >= b.top && r.top + 18 <= b.bottom; }""",
+        [element.element_handle(), within.element_handle() if within else None],
+    )
 
 
 def _start_lab(folder: Path, port: int, token: str) -> subprocess.Popen:
@@ -132,8 +146,10 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                 expect(indicator).to_have_attribute("data-status", "idle", timeout=60_000)
                 wait_until(kernel_idle, 60, "the notebook's kernel to be idle")
 
-                # Type the answer as a student would.
+                # Type the answers as a student would: one right, one wrong.
                 type_lines(page, dom_cells.nth(grade_ids.index("softmax")), answer)
+                page.keyboard.press("Escape")
+                type_lines(page, dom_cells.nth(grade_ids.index("standardize")), WRONG["standardize"])
                 page.keyboard.press("Escape")
 
                 # Run All (JupyterLab 4.6) sends every cell at once with stop_on_error: the kernel
@@ -162,8 +178,16 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                     shown = dom_cells.nth(i).locator(".jp-OutputArea-output").all_inner_texts()
                     if grade_id in passing:
                         assert not any(re.search(r"Error|Traceback", text) for text in shown), (grade_id, shown)
+                    elif grade_id == WRONG_TEST:
+                        assert any(WRONG_SAYS in text for text in shown), (grade_id, shown)
                     else:
-                        assert any("NotImplementedError" in text for text in shown), (grade_id, shown)
+                        assert any("is not answered yet" in text for text in shown), (grade_id, shown)
+                # The wrong answer's message: the first line of its test's output, short, no grader code.
+                failed = dom_cells.nth(grade_ids.index(WRONG_TEST)).locator(".jp-OutputArea-output").first
+                failed.evaluate("e => e.scrollIntoView({block: 'start'})")
+                text = failed.inner_text()
+                assert text.startswith(WRONG_SAYS) and "autograder/" not in text and len(text.splitlines()) <= 15, text
+                assert _shows_its_top(page, failed), "the wrong answer's message is not on screen"
 
                 # ... and what was saved.
                 page.locator('.jp-NotebookPanel-toolbar [data-command="docmanager:save"]').click()
@@ -177,9 +201,15 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
 
                 on_disk = wait_until(saved, 20, "the executed notebook to be saved")
                 assert on_disk[grade_ids.index("softmax")].source == answer
+                assert on_disk[grade_ids.index("standardize")].source == WRONG["standardize"]
                 for i, grade_id in tests.items():
                     errors = [o.ename for o in on_disk[i].outputs if o.output_type == "error"]
-                    assert errors == ([] if grade_id in passing else ["NotImplementedError"]), (grade_id, errors)
+                    wanted = (
+                        []
+                        if grade_id in passing
+                        else ["CheckFailed" if grade_id == WRONG_TEST else "NotImplementedError"]
+                    )
+                    assert errors == wanted, (grade_id, errors)
 
                 # nbgrader's lab extension (from the course's dependencies) adds Validate to the
                 # toolbar; it validates the notebook as saved on disk.
@@ -198,6 +228,11 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                 expect(message).to_have_class(re.compile(r"\bvalidation-failed\b"))
                 assert "failed" in text and text.count("The following cell failed:") == len(tests) - len(passing), text
                 assert "NotImplementedError" in text, text
+                # Its first screen: the first failing cell (the wrong answer's test) and its message, unscrolled.
+                body = page.locator(".jp-Dialog .jp-Dialog-body")
+                first_error = message.locator(".jp-RenderedText pre").nth(1)
+                assert first_error.inner_text().startswith(WRONG_SAYS), first_error.inner_text()
+                assert _shows_its_top(page, first_error, within=body), "Validate's first message needs scrolling"
                 page.locator(".jp-Dialog .jp-mod-accept").click()
                 expect(page.locator(".jp-Dialog")).to_have_count(0)
 
@@ -215,7 +250,7 @@ def test_a_typed_answer_passes_its_tests_in_jupyterlab_and_validate_reports_the_
                 shown = "\n".join(check.locator(".jp-OutputArea-output").all_inner_texts())
                 assert f"Self-check of {notebook.name}: visible and hidden tests" in shown, shown
                 for grade_id in tests.values():
-                    state = "passed" if grade_id in passing else "FAILED"
+                    state = "passed" if grade_id in passing else "FAILED"  # the wrong answer's too
                     # A row of the report's table: its cells are separated by tabs in the page's text.
                     row = rf"^\s*{state}\s.*\({grade_id}\)(; timing not judged: .*)?\s*$"
                     assert re.search(row, shown, re.MULTILINE), (grade_id, shown)
