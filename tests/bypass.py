@@ -30,8 +30,13 @@ TABLES = ROOT / "docs" / "guide" / "tables.md"
 BYPASS_BLOCK = re.compile(r"(<!-- bypass table -->\n).*?(<!-- /bypass table -->)", re.S)
 VARIANTS_BLOCK = re.compile(r"(<!-- variants table -->\n).*?(<!-- /variants table -->)", re.S)
 CAUGHT_ARTIFACTS = ROOT / "test-artifacts" / "caught"
-_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
+# Where a test cell raised: IPython's frame line, or the line a CheckFailed names (checks/_tracebacks.py).
+_CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)|\(in the test cell, line (\d+):")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
 
 
 def problems(assignment: str) -> list[tuple[str, list[str]]]:
@@ -100,8 +105,9 @@ def where_caught(course: Path, assignment: str, student: str) -> dict[str, str]:
         grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id")
         if error is None or not grade_id:
             continue
-        raised = _CELL_LINE.search(_ANSI.sub("", "\n".join(error["traceback"])))
-        found[grade_id] = "visible" if raised and int(raised[1]) < hidden_from("".join(cell["source"])) else "hidden"
+        raised = _CELL_LINE.search(strip_ansi("\n".join(error["traceback"])))
+        line = int(raised[1] or raised[2]) if raised else None
+        found[grade_id] = "visible" if line and line < hidden_from("".join(cell["source"])) else "hidden"
     return found
 
 

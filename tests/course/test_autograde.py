@@ -115,6 +115,26 @@ def a_passing_test_cell_shows_no_value(graded: Graded):
     assert not noisy, f"passing test cells that show something: {noisy}"
 
 
+def a_failure_shows_its_message_first_and_no_grader_code(graded: Graded):
+    """Every failing test cell of every graded notebook, as a student would see it after Run All: the message
+    on the first line, none of the grader's frames, and a CheckFailed in at most 15 lines."""
+    wrong = []
+    for folder in sorted((graded.course / "autograded").iterdir()):
+        nb = json.loads((folder / graded.assignment / f"{graded.assignment}.ipynb").read_text())
+        for cell in nb["cells"]:
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            for error in (o for o in cell.get("outputs", []) if o["output_type"] == "error"):
+                shown = bypass.strip_ansi("\n".join(error["traceback"]))
+                where = f"{folder.name}/{meta.get('grade_id')}"
+                if not shown.startswith(f"{error['ename']}:") and error["ename"] != "KeyboardInterrupt":
+                    wrong.append(f"{where}: starts {shown[:80]!r}")
+                if "/autograder/" in shown:
+                    wrong.append(f"{where}: shows the grader's code")
+                if error["ename"] == "CheckFailed" and len(shown.splitlines()) > 15:
+                    wrong.append(f"{where}: {len(shown.splitlines())} lines")
+    assert not wrong, "\n".join(wrong)
+
+
 def untouched_exercise_gets_zero(graded: Graded):
     assert graded.scores["untouched"] == {name: 0.0 for name in test_points(graded.assignment)}
 
@@ -296,6 +316,7 @@ def each_failure_names_its_cause(graded: Graded):
 CLAIMS = [
     reference_solution_gets_full_marks,
     a_passing_test_cell_shows_no_value,
+    a_failure_shows_its_message_first_and_no_grader_code,
     untouched_exercise_gets_zero,
     an_answer_that_does_nothing_scores_nothing,
     each_wrong_variant_loses_exactly_its_points,
