@@ -10,6 +10,7 @@ grading is the same.
 
 from __future__ import annotations
 
+import ast
 import linecache
 import sys
 import types
@@ -52,10 +53,59 @@ def _test_line(tb: types.TracebackType | None) -> str:
     return found
 
 
+def _innermost_file(tb: types.TracebackType | None) -> str:
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename if tb is not None else ""
+
+
 def _innermost(tb: types.TracebackType | None) -> str:
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     return tb.tb_frame.f_code.co_name if tb is not None else ""
+
+
+# Names an answer cell was to define when it raised NotImplementedError: a later NameError is no typo.
+_unanswered: set[str] = set()
+
+
+def _bound_by(source: str) -> set[str]:
+    """The names a cell's top level defines or assigns."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+    return names
+
+
+def _not_answered(value: BaseException, tb: types.TracebackType | None) -> None:
+    """Say "not answered yet", by name, for an answer still raising NotImplementedError, and for the NameError
+    of what its cell would have defined."""
+    if isinstance(value, NotImplementedError) and not str(value):
+        where = _innermost(tb)
+        if where == "<module>":  # the cell's own top level: what it would have bound is not there
+            names = _bound_by("".join(linecache.getlines(_innermost_file(tb))))
+            _unanswered.update(names)
+            where = ", ".join(sorted(names)) or "this cell"
+        else:
+            _unanswered.add(where)  # a class whose body raised is not bound either
+        verb = "are" if ", " in where else "is"
+        value.args = (
+            f"{where} {verb} not answered yet: replace `raise NotImplementedError()` in its cell with your answer, "
+            "and run that cell.",
+        )
+    elif isinstance(value, NameError) and getattr(value, "name", None) in _unanswered:
+        value.args = (
+            f"{value.name} is not answered yet: its cell still raises NotImplementedError(); write your "
+            "answer there and run that cell.",
+        )
 
 
 def short_traceback(shell, etype, value, tb, tb_offset=None):
@@ -70,11 +120,7 @@ def short_traceback(shell, etype, value, tb, tb_offset=None):
         value._render_traceback_ = lambda: lines  # pyright: ignore[reportAttributeAccessIssue]
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
         return
-    if isinstance(value, NotImplementedError) and not str(value) and _innermost(tb) != "<module>":
-        value.args = (
-            f"{_innermost(tb)} is not answered yet: replace `raise NotImplementedError()` in its cell with "
-            "your answer, and run that cell.",
-        )
+    _not_answered(value, tb)
     explained(value, tb)  # a classic mistake gets the course's words after JAX's
     seen: set[int] = set()
     chained = value
@@ -86,7 +132,7 @@ def short_traceback(shell, etype, value, tb, tb_offset=None):
     # The message first, so that a long traceback (or Validate's dialog) shows it without scrolling; then
     # IPython's own frames, the student's.
     stb = shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
-    setattr(value, "_render_traceback_", lambda: [stb[-1], *stb[:-1]] if len(stb) > 1 else stb)
+    value._render_traceback_ = lambda: [stb[-1], *stb[:-1]] if len(stb) > 1 else stb  # pyright: ignore[reportAttributeAccessIssue]
     shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
 
 

@@ -172,7 +172,7 @@ def _error_message(cell: dict, cell_timeout: float, stopped: str | None) -> str:
     name, value = _error(cell) or ("", "")
     if name in ("CheckFailed", "AssertionError"):
         return value or "a test failed"
-    if name == "NotImplementedError":
+    if name == "NotImplementedError" or (name == "NameError" and "is not answered yet" in value):
         return "not answered yet (the cell still raises NotImplementedError)"
     if name == "KeyboardInterrupt":
         return f"stopped: this test ran longer than the limit of {cell_timeout:g} s per cell; {NEVER_FINISHES}"

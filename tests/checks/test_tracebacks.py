@@ -78,3 +78,17 @@ def test_a_classic_mistake_before_any_check_shows_jax_s_error_then_the_course_s_
     words = error["evalue"].split("What it means: ", 1)[1]
     assert "x.at[i].set(v)" in words and "Reread: course/02_immutability.ipynb#Arrays-are-immutable" in words
     assert "autograder/" not in _ANSI.sub("", "\n".join(error["traceback"]))
+
+
+@pytest.mark.grading
+def test_an_unanswered_problem_says_so_by_name_also_where_its_class_is_then_missing():
+    _, unanswered_class, unanswered_cell, used = _outputs(
+        "import autograder as ag",
+        "class Ledger:\n    # YOUR CODE HERE\n    raise NotImplementedError()",
+        "# YOUR CODE HERE\nrate = None\nraise NotImplementedError()",
+        "Ledger()",
+    )
+    assert unanswered_class[0]["evalue"].startswith("Ledger is not answered yet: replace `raise NotImplementedError()`")
+    assert unanswered_cell[0]["evalue"].startswith("rate is not answered yet")
+    (error,) = used
+    assert error["ename"] == "NameError" and error["evalue"].startswith("Ledger is not answered yet"), error

@@ -47,6 +47,13 @@ def test_a_name_error_without_a_stopped_cell_says_to_run_the_answer():
     assert "run the cell with your answer first" in result.message and "stopped" not in result.message
 
 
+def test_the_name_error_of_an_unanswered_class_is_not_answered_yet():
+    said = "Ledger is not answered yet: its cell still raises NotImplementedError(); write your answer there"
+    nb = notebook(cell("answer", test=False), cell("test_answer", test=True, error=("NameError", said)))
+    (result,) = read_results(nb, None)
+    assert result.message.startswith("not answered yet") and "run the cell with your answer first" not in result.message
+
+
 def test_the_report_shows_the_whole_message_the_test_name_and_what_ran():
     from autograder.grading._selfreport import SelfCheck
 
