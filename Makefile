@@ -68,7 +68,7 @@ SITE_SOURCE ?= .
 SITE_BUILD ?= build/site
 # The instructor guide's example of `jax-course report`: the page the item-analysis test writes for its
 # generated class (`make test` runs that test before it builds the site).
-ITEM_ANALYSIS_EXAMPLE := build/site-examples/item-analysis.html
+ITEM_ANALYSIS_EXAMPLE := build/site-examples/item-analysis/items.html
 
 $(ITEM_ANALYSIS_EXAMPLE): | setup
 	$(BIN)/python -m pytest -q -n 0 -p no:cacheprovider tests/grading/test_items.py -k generated_class

@@ -31,7 +31,7 @@ CLASS = [
     ("leak_stopped", "leak_still_stored", 3, {"test_leak": STOPPED}),
     ("affine_numpy", "affine_numpy", 6, {}),
 ]
-SITE_EXAMPLE = ROOT / "build" / "site-examples" / "item-analysis.html"
+SITE_EXAMPLE = ROOT / "build" / "site-examples" / "item-analysis"
 ARCHETYPES = sorted({archetype for _, archetype, _, _ in CLASS})
 
 
@@ -146,9 +146,10 @@ def test_a_generated_class_shows_the_causes_planted_and_flags_the_test_strong_st
         assert sum(1 for row in csv.DictReader(f) if row["test"] == UPSIDE_DOWN) == len(who["reference"])
     page = (folder / "items.html").read_text()
     assert "check this test or this teaching" in page and 'alt="Bar chart of the share of submissions' in page
-    # The instructor guide's example, on the site (`make site`).
-    SITE_EXAMPLE.parent.mkdir(parents=True, exist_ok=True)
-    SITE_EXAMPLE.write_text(page)
+    # The instructor guide's example, on the site (`make site`), with the tables the page links to.
+    SITE_EXAMPLE.mkdir(parents=True, exist_ok=True)
+    for name in ("items.html", "items.csv", "causes.csv"):
+        shutil.copy(folder / name, SITE_EXAMPLE / name)
 
 
 @pytest.mark.grading
