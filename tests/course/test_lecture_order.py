@@ -245,18 +245,6 @@ KNOWN_UNTIL_REVISED: dict[str, list[str]] = {
         "jax.monitoring.unregister_event_duration_listener",
         "jax.make_mesh(axis_types=)",
     ],
-    "13": [
-        "jax.effects_barrier",
-        "jax.ShapeDtypeStruct",
-        "jax.experimental.checkify.all_checks",
-        "jax.debug_nans",
-        "jax.nn.logsumexp",
-        "autograder.lecture.memory_profile_samples",
-        "jax.live_arrays",
-        "jax.lax.Precision.HIGHEST",
-        "autograder.tolerance",
-        "autograder.tolerance(on=)",
-    ],
     "14": [
         "flax.nnx.Module",
         "jax.nn.relu",
