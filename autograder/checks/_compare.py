@@ -60,7 +60,7 @@ def check_close(
     """Check that pytree `actual` matches `expected`: structure, shapes, dtypes, values.
 
     Raises `CheckFailed` naming the first leaf that differs and by how much; `hint` is what
-    to try when the values differ.
+    to try when the values (or the containers) differ.
     Tolerances default to `tolerance(dtype)` of each expected leaf. Pass the `inputs` the
     result was computed from when its values move no more than the inputs do (softmax,
     logsumexp, differences): see `input_rounding`.
@@ -81,7 +81,9 @@ def check_close(
         raise CheckFailed(
             f"{what} has the wrong structure: expected {_describe(expected)}, "
             f"got {_describe(actual)}" + (f" ({'; '.join(detail)})" if detail else "") + ".",
-            hint="return exactly the containers and keys the exercise asks for, with arrays as leaves.",
+            # The test's own hint knows what the result is made of (which arguments a gradient is taken for).
+            hint="return exactly the containers and keys the exercise asks for, with arrays as leaves."
+            + (f" {hint}" if hint else ""),
             section=section,
         )
     kinds = [_kind(x) for x in exp_leaves]

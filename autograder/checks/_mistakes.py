@@ -84,7 +84,8 @@ MISTAKES = (
     Mistake(
         "A traced value turned into a Python number",
         f"int(), float(), range() or a Python list's index meets a value that {_TRACED}.",
-        "keep it an array: index with jnp, convert with x.astype(...), loop with jax.lax.fori_loop or scan.",
+        "keep it an array: index with jnp, convert with x.astype(...), loop with jax.lax.fori_loop, while_loop or "
+        "scan; a count or a size known before the call can instead be marked static (static_argnames=...).",
         {"03": "What a function sees under jit", "04": "What cannot be traced", "12": "Four loops"},
         "ConcretizationTypeError: Abstract tracer value encountered where concrete value is expected",
         errors=("ConcretizationTypeError", "TracerIntegerConversionError"),
@@ -124,6 +125,14 @@ MISTAKES = (
         says=r"grad requires real- or complex-valued inputs",
     ),
     Mistake(
+        "argnums counted from 1",
+        "argnums names an argument the function does not have: argnums counts the arguments from 0.",
+        "write argnums=0 for the first argument, argnums=(0, 1) for the first two.",
+        {"06": "grad as a function transformation"},
+        "TypeError: differentiating with respect to argnums=(1, 2) requires at least 3 positional arguments",
+        says=r"differentiating with respect to argnums=",
+    ),
+    Mistake(
         "A PRNG key used twice",
         "the same PRNG key is consumed twice: two draws from one key are identical or correlated.",
         "split the key (jax.random.split(key, n)) and give every draw its own subkey; never reuse a parent key.",
@@ -141,12 +150,31 @@ MISTAKES = (
         says=r"cannot select an axis to squeeze out|requires \d+ (logical )?devices|is partitioned \d+ times",
     ),
     Mistake(
+        "Shapes that do not fit together",
+        "two arrays meet whose shapes do not fit: they do not broadcast, or a matrix product's inner dimensions "
+        "differ, or a reshape changes the number of elements.",
+        "print the shapes (x.shape) of both operands; add an axis with x[:, None] to broadcast, transpose with "
+        "x.T for a product, and check which axis you reduce over.",
+        {"01": "Broadcasting instead of Python loops", "05": "Manual batching and vmap"},
+        "TypeError: add got incompatible shapes for broadcasting: (3,), (4,).",
+        says=r"incompatible shapes for broadcasting|contracting dimensions to have the same shape|cannot reshape array",
+    ),
+    Mistake(
         "Branches of different shapes",
         "the branches of lax.cond or lax.switch (or of jnp.where) return different shapes or dtypes.",
         "make every branch return the same shapes and dtypes, padding or casting where needed.",
         {"04": "Control flow with lax", "12": "Choosing a branch"},
         "TypeError: cond branches must have equal output types",
         says=r"branches must have equal output types|must have identical types",
+    ),
+    Mistake(
+        "Arithmetic on a container of arrays",
+        "an operator meets a dict, list or tuple where it needs an array: code that walks a pytree by hand "
+        "stopped a level short of its leaves.",
+        "apply the operation to every leaf with jax.tree.map(lambda p, g: ..., params, grads), at any depth.",
+        {"02": "Functional state updates", "10": "Mapping over trees"},
+        "TypeError: unsupported operand type(s) for *: 'float' and 'dict'",
+        says=r"unsupported operand type\(s\) for .*'(dict|list|tuple)'",
     ),
     Mistake(
         "A result with two axes swapped",

@@ -47,6 +47,8 @@ def value_symptom(got: np.ndarray, want: np.ndarray, bad: np.ndarray, scale: flo
             devices = times == jax.device_count() and times > 1
             if not devices and times < 3:  # twice or half is as often a missing factor as a sum for a mean
                 return None
+            if not devices and np.count_nonzero(np.abs(want) > 1e-6 * scale) < 2:
+                return None  # one wrong number a whole multiple of the right one is as often chance
             how = f"{times} times the expected values" if ratio > 1 else f"1/{times} of the expected values"
             return SYMPTOMS["devices" if devices else "batch"], f"It is exactly {how} at every position."
     wanted = want[bad]

@@ -39,7 +39,9 @@ MADE = {
     "python if": (lambda: jax.jit(lambda x: 1 if x.sum() > 0 else 2)(X), "jax.lax.cond"),
     "numpy": (lambda: jax.jit(lambda x: np.sin(x))(X), "jnp twin"),
     "int of a tracer": (lambda: jax.jit(lambda x: X[int(x[0])])(X), "fori_loop"),
+    "range of an argument": (lambda: jax.jit(lambda x, n: [x := x * 2 for _ in range(n)][-1])(X, 3), "static_argnames"),
     "boolean mask": (lambda: jax.jit(lambda x: x[x > 1])(X), "jnp.where(mask"),
+    "arithmetic on a dict": (lambda: X - 0.5 * {"w": X}, "jax.tree.map"),
     "nonzero": (lambda: jax.jit(jnp.nonzero)(X), "size="),
     "traced slice": (lambda: jax.jit(lambda x, i: x[i : i + 2])(X, 1), "dynamic_slice"),
     "shape argument": (lambda: jax.jit(lambda n: jnp.zeros(n))(3), "static_argnums"),
@@ -48,8 +50,11 @@ MADE = {
     "vmap axis": (lambda: jax.vmap(jnp.sin, in_axes=2)(jnp.ones(3)), "in_axes"),
     "grad of a vector": (lambda: jax.grad(jnp.sin)(X), "scalar loss"),
     "grad of an int": (lambda: jax.grad(lambda x: x * 2.0)(3), "argnums="),
+    "argnums from 1": (lambda: jax.grad(lambda x, y: x * y, argnums=(1, 2))(1.0, 2.0), "argnums=(0, 1)"),
     "leaked tracer": (_leak, "pure"),
     "key reuse": (_reuse, "jax.random.split"),
+    "broadcast": (lambda: jnp.ones(3) + jnp.ones(4), "x[:, None]"),
+    "matmul": (lambda: jnp.ones((2, 3)) @ jnp.ones((2, 3)), "x.T"),
     "cond branches": (lambda: jax.lax.cond(True, lambda: X, lambda: X[:2]), "same shapes"),
 }
 

@@ -57,6 +57,19 @@ def test_float64_is_told_apart_numpy_from_x64():
     assert "jax_enable_x64" in message and "NumPy computed it" not in message
 
 
+def test_one_number_a_whole_multiple_of_the_expected_is_not_called_a_sum_for_a_mean():
+    # Set 04's unmasked padding: 54 where 2 is expected, 27 times by chance, not a sum over a batch.
+    message = _message(jnp.float32(54.0), jnp.float32(2.0))
+    assert "So " not in message and "Try:" not in message
+
+
 def test_an_ordinary_difference_names_no_mistake():
     message = _message(WANT.at[0, 1].add(0.5), WANT)
     assert "So " not in message and "Try:" not in message
+
+
+def test_a_wrong_structure_shows_what_the_test_knows_of_it():
+    # A gradient of the wrong arguments (argnums) shows as a wrong structure: the test's hint names them.
+    message = _message(WANT, (WANT, WANT), hint="take both gradients at once: jax.grad(f, argnums=(0, 1)).")
+    assert "wrong structure" in message and "Try: return exactly the containers" in message
+    assert "argnums=(0, 1)" in message
