@@ -73,3 +73,10 @@ def test_a_wrong_structure_shows_what_the_test_knows_of_it():
     message = _message(WANT, (WANT, WANT), hint="take both gradients at once: jax.grad(f, argnums=(0, 1)).")
     assert "wrong structure" in message and "Try: return exactly the containers" in message
     assert "argnums=(0, 1)" in message
+
+
+def test_integer_results_name_their_mistake_too():
+    x = jnp.array([10, 20, 30])
+    assert "clamps" in _message(x[jnp.array([0, 2, 3, -1])], jnp.array([10, 30, -1, -1]))
+    counts = jnp.array([[1, 2, 0], [4, 0, 6]])
+    assert "the transpose" in _message(counts.T, counts) or "swapped" in _message(counts.T, counts)
