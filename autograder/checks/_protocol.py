@@ -80,8 +80,16 @@ def _measure(timer: Callable, device: _FakeDevice, repeats: int, what: str) -> f
     return float(result)
 
 
-def _verdict(measured: float, wait: float, too_long: str, what: str, section: str | None) -> None:
+def _verdict(measured: float, wait: float, too_long: str, what: str, section: str | None, called: bool = True) -> None:
     ratio = measured / wait
+    if not called and not LOW <= ratio <= HIGH:  # a number that fits one wait by chance, not a measurement
+        raise CheckFailed(
+            f"{what} returned {measured * 1e3:.1f} ms for a function whose calls each take {wait * 1e3:.1f} ms, "
+            "without calling the function it was given: it measures nothing.",
+            hint="call f(*args) between two readings of time.perf_counter(), after a warm-up call, and block on "
+            "its output.",
+            section=section,
+        )
     if ratio < LOW:
         raise CheckFailed(
             f"{what} measured {measured * 1e3:.3f} ms for a function whose calls each take {wait * 1e3:.1f} ms "
@@ -119,7 +127,8 @@ def check_timing_protocol(
             section=section,
         )
     costs = [wait, *(factor * wait for factor in disturbed)]
-    measured = _measure(timer, _FakeDevice(wait, costs), repeats, what)
+    device = _FakeDevice(wait, costs)
+    measured = _measure(timer, device, repeats, what)
     slowest = max(disturbed, default=1.0)
     _verdict(
         measured,
@@ -128,6 +137,7 @@ def check_timing_protocol(
         "or too few, cannot leave it out. Repeat the timing and keep the minimum.",
         what,
         section,
+        called=device.calls > 0,
     )
     measured = _measure(timer, _FakeDevice(wait, compile_seconds=COMPILE * wait), repeats, what)
     _verdict(
