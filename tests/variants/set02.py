@@ -5,6 +5,13 @@ VARIANTS = {
     "scatter_add_set": {
         "answers": {"scatter_add": "def scatter_add(x, idx, values):\n    return x.at[idx].set(x[idx] + values)\n"},
         "loses": {"test_scatter_add"},
+        "says": ["repeated index", "x.at[idx].add(values)"],
+    },
+    # NumPy's habit: add in place. JAX arrays are immutable.
+    "scatter_add_in_place_update": {
+        "answers": {"scatter_add": "def scatter_add(x, idx, values):\n    x[idx] += values\n    return x\n"},
+        "loses": {"test_scatter_add"},
+        "says": ["immutable", "x.at[i].set"],
     },
     # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
     "scatter_add_hardcoded": {
@@ -15,6 +22,7 @@ VARIANTS = {
             "    return jnp.array([0.0, 3.0, 0.0, 4.0])\n",
         },
         "loses": {"test_scatter_add"},
+        "says": ["on the inputs of this check"],
     },
     # Bypass: NumPy's np.add.at on a copy: right values, but no JAX program to jit, vmap or differentiate.
     "scatter_add_numpy": {
@@ -25,6 +33,7 @@ VARIANTS = {
             "    return jnp.asarray(out)\n",
         },
         "loses": {"test_scatter_add"},
+        "says": ["cannot be traced by JAX", "jnp twin"],
         "bypass": "one .at[].add for every index, in JAX",
     },
     # Bypass: one .at[].add per index in a Python loop: right values, one copy of the update per index.
@@ -36,6 +45,7 @@ VARIANTS = {
             "    return x\n",
         },
         "loses": {"test_scatter_add"},
+        "says": ["grows with the problem size", "one x.at[idx].add(values)"],
         "bypass": "one .at[].add for every index, in JAX",
     },
     # Correct, written another way: the sums per index with segment_sum, added to x; parameters
@@ -67,6 +77,7 @@ VARIANTS = {
             "    return new\n",
         },
         "loses": {"test_sgd_update"},
+        "says": ["stopped a level short of its leaves", "jax.tree.map"],
         "bypass": "an update of a pytree of any depth",
     },
     # Bypass: the caller's params change under it (the right result, updated in place).
@@ -81,6 +92,7 @@ VARIANTS = {
             "    return params\n",
         },
         "loses": {"test_sgd_pure"},
+        "says": ["changed its input in place", "build and return a new value"],
         "bypass": "new parameters, the caller's left unchanged",
     },
     # Right result, but state kept in a global.
@@ -93,6 +105,7 @@ VARIANTS = {
             "    return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n",
         },
         "loses": {"test_sgd_pure"},
+        "says": ["changes state outside itself", "steps_taken"],
     },
     # The default mode: -1 is not a stray for JAX but the last bin, and is counted there.
     "bins_default_mode": {
@@ -101,6 +114,7 @@ VARIANTS = {
             "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1)\n",
         },
         "loses": {"test_count_in_bins"},
+        "says": ["wrap_negative_indices=False"],
     },
     # mode="drop" drops 5, but -1 still wraps to the last bin.
     "bins_drop_wraps_negative": {
@@ -109,6 +123,7 @@ VARIANTS = {
             "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1, mode='drop')\n",
         },
         "loses": {"test_count_in_bins"},
+        "says": ["wrap_negative_indices=False"],
     },
     # mode="clip" counts the strays in the first and last bins.
     "bins_clip": {
@@ -117,6 +132,17 @@ VARIANTS = {
             "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].add(1, mode='clip')\n",
         },
         "loses": {"test_count_in_bins"},
+        "says": ["mode='clip' clamps"],
+    },
+    # The strays removed by a boolean mask: right counts eagerly, but a shape that depends on the data.
+    "bins_boolean_mask": {
+        "answers": {
+            "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+            "    valid = (bins >= 0) & (bins < n_bins)\n"
+            "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins[valid]].add(1)\n",
+        },
+        "loses": {"test_count_in_bins"},
+        "says": ["size of a result depends", "jnp.where(mask, x, fill)"],
     },
     # .set with duplicate indices: a bin that occurs twice counts once.
     "bins_set": {
@@ -125,6 +151,7 @@ VARIANTS = {
             "    return jnp.zeros(n_bins, dtype=jnp.int32).at[bins].set(1, mode='drop', wrap_negative_indices=False)\n",
         },
         "loses": {"test_count_in_bins"},
+        "says": [".set(1) writes a repeated bin once"],
     },
     # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
     "bins_hardcoded": {
@@ -135,6 +162,7 @@ VARIANTS = {
             "    return jnp.array([1, 0, 2, 0][:n_bins], dtype=jnp.int32)\n",
         },
         "loses": {"test_count_in_bins"},
+        "says": ["on the inputs of this check"],
     },
     # Bypass: NumPy's bincount on the bins in range: right values, but no JAX program.
     "bins_numpy": {
@@ -144,6 +172,7 @@ VARIANTS = {
             "    return jnp.asarray(np.bincount(b[(b >= 0) & (b < n_bins)], minlength=n_bins), dtype=jnp.int32)\n",
         },
         "loses": {"test_count_in_bins"},
+        "says": ["cannot be traced by JAX", "jnp twin"],
         "bypass": "one .at[].add over all bins, strays dropped by its options",
     },
     # Bypass: a Python loop that tests each bin number: right values eagerly, but not traceable.
@@ -157,6 +186,7 @@ VARIANTS = {
             "    return counts\n",
         },
         "loses": {"test_count_in_bins"},
+        "says": ["cannot be traced by JAX", "Python if"],
         "bypass": "one .at[].add over all bins, strays dropped by its options",
     },
 }

@@ -12,11 +12,13 @@ VARIANTS = {
     "affine_hardcoded": {
         "answers": {"affine": "def affine(W, x, b):\n    return jnp.array([-0.5, -0.5, -0.5])\n"},
         "loses": {"test_affine", "test_affine_jaxpr"},
+        "says": {"test_affine": ["on a hidden input"], "test_affine_jaxpr": ["make the values right first"]},
     },
     # Right values, but an elementwise multiply and a sum instead of one matrix product.
     "affine_multiply_and_sum": {
         "answers": {"affine": "def affine(W, x, b):\n    return jnp.sum(W * x, axis=1) + b\n"},
         "loses": {"test_affine_jaxpr"},
+        "says": ["should need only add, dot_general", "W @ x + b"],
     },
     # Right values, but a Python loop over rows, unrolled into the jaxpr.
     "affine_row_loop": {
@@ -24,6 +26,7 @@ VARIANTS = {
             "affine": "def affine(W, x, b):\n    return jnp.stack([jnp.dot(W[i], x) for i in range(W.shape[0])]) + b\n",
         },
         "loses": {"test_affine_jaxpr"},
+        "says": ["should need only add, dot_general", "W @ x + b"],
     },
     # Pure arithmetic, but still prints while traced.
     "pure_still_prints": {
@@ -34,6 +37,7 @@ VARIANTS = {
             "    return calls, x * calls\n",
         },
         "loses": {"test_pure_check"},
+        "says": ["prints while JAX traces it", "jax.debug.print"],
     },
     # Right results, but still counts in a global on the side.
     "pure_still_counts_globally": {
@@ -46,6 +50,31 @@ VARIANTS = {
             "    return calls, x * calls\n",
         },
         "loses": {"test_pure_check"},
+        "says": ["changes state outside itself", "total_calls"],
+    },
+    # Every call's counter kept in a global list: the list changes on every call, and under jit it keeps tracers.
+    "pure_appends_to_global_list": {
+        "answers": {
+            "pure": "history = []\n\n\n"
+            "def scale_by_calls_pure(calls, x):\n"
+            "    calls = calls + 1\n"
+            "    history.append(calls)\n"
+            "    return calls, x * calls\n",
+        },
+        "loses": {"test_pure_check"},
+        "says": ["leaks a traced value", "instead of saving it in a global, a list"],
+    },
+    # A Python if on the counter: right eagerly, but under jit the counter is traced and has no value to test.
+    "pure_python_if": {
+        "answers": {
+            "pure": "def scale_by_calls_pure(calls, x):\n"
+            "    calls = calls + 1\n"
+            "    if calls == 1:\n"
+            "        return calls, x\n"
+            "    return calls, x * calls\n",
+        },
+        "loses": {"test_pure", "test_pure_check"},
+        "says": ["Python if", "jax.lax.cond"],
     },
     # Bypass: the new signature around the old impure function, whose global counter counts traces.
     "pure_wraps_impure": {
@@ -53,6 +82,7 @@ VARIANTS = {
             "pure": "def scale_by_calls_pure(calls, x):\n    return calls + 1, scale_by_calls(x)\n",
         },
         "loses": {"test_pure", "test_pure_check"},
+        "says": {"test_pure": ["once, while JAX traces"], "test_pure_check": ["make the values right first"]},
         "bypass": "state passed in and returned, nothing changed outside",
     },
     # Bypass: returns the input as asked, but still keeps it on self, where the tracer outlives the call.
@@ -64,6 +94,7 @@ VARIANTS = {
             "        return jnp.tanh(x * self.scale), x\n",
         },
         "loses": {"test_leak"},
+        "says": ["stores a traced value that outlives the call"],
         "bypass": "a method that keeps no traced value",
     },
     # Correct, written another way: jnp.dot for the product; the counter named anew; an apply with

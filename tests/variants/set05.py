@@ -10,6 +10,7 @@ VARIANTS = {
             "    return Xn @ Yn.T\n",
         },
         "loses": {"test_pairwise"},
+        "says": ["with f(u, v) = sum(|u - v|)", "apply the f you are given"],
         "bypass": "vmap applies any per-pair function to all pairs",
     },
     # Correct, one vmap inside a loop over the rows of X: the program grows with n, and is too big to time.
@@ -18,6 +19,19 @@ VARIANTS = {
             "pairwise": "def all_pairs(f, X, Y):\n    return jnp.stack([jax.vmap(lambda y: f(x, y))(Y) for x in X])\n",
         },
         "loses": {"test_pairwise", "test_pairwise_speed"},
+        "says": {
+            "test_pairwise": ["grows with the problem size", "nest two jax.vmap calls"],
+            "test_pairwise_speed": ["a Python loop inside jax.jit is unrolled"],
+        },
+    },
+    # The two vmaps' in_axes swapped: the outer one maps Y, so the result is (m, n), the transpose.
+    "all_pairs_in_axes_swapped": {
+        "answers": {
+            "pairwise": "def all_pairs(f, X, Y):\n"
+            "    return jax.vmap(jax.vmap(f, in_axes=(0, None)), in_axes=(None, 0))(X, Y)\n",
+        },
+        "loses": {"test_pairwise", "test_pairwise_speed"},
+        "says": ["transpose", "in_axes"],
     },
     # Correct but slow: the row loop itself.
     "pairwise_row_loop": {
@@ -26,6 +40,7 @@ VARIANTS = {
             "    return jnp.stack([(Y @ x) / (jnp.linalg.norm(Y, axis=1) * jnp.linalg.norm(x)) for x in X])\n",
         },
         "loses": {"test_pairwise_speed"},
+        "says": ["as fast as the row-by-row loop", "@jax.jit"],
     },
     # Correct, but a new jitted function, so a compilation, on every call.
     "pairwise_jit_every_call": {
@@ -34,11 +49,13 @@ VARIANTS = {
             "    return jax.jit(lambda X, Y: all_pairs(cosine, X, Y))(X, Y)\n",
         },
         "loses": {"test_pairwise_speed"},
+        "says": ["a jax.jit created inside the function compiles on every call"],
     },
     # Bypass: jit around the row loop, which unrolls it into one program of a copy per row.
     "pairwise_jit_of_loop": {
         "answers": {"pairwise_cosine": "pairwise_cosine = jax.jit(pairwise_cosine_loop)\n"},
         "loses": {"test_pairwise_speed"},
+        "says": ["a Python loop inside jax.jit is unrolled"],
         "bypass": "one compiled program that does not grow with the batch",
     },
     # Passes the visible test by returning its expected output: the hidden tests catch it.
@@ -48,6 +65,25 @@ VARIANTS = {
             "    return jnp.array([0.0, np.tanh(-2 * np.tanh(1.0)), 0.0], jnp.float32)\n"
         },
         "loses": {"test_scores", "test_scores_structure"},
+        "says": {"test_scores": ["on a hidden input"], "test_scores_structure": ["on the inputs of this check"]},
+    },
+    # NumPy's habit: fill a preallocated array row by row. JAX arrays are immutable.
+    "scores_in_place_update": {
+        "answers": {
+            "scores": "def batch_scores(W, b, X):\n"
+            "    out = jnp.zeros(X.shape[0])\n"
+            "    for i in range(X.shape[0]):\n"
+            "        out[i] = score(W, b, X[i])\n"
+            "    return out\n",
+        },
+        "loses": {"test_scores", "test_scores_structure"},
+        "says": ["immutable", "x.at[i].set"],
+    },
+    # vmap's default in_axes=0 maps W and b too, whose first axes are not the batch.
+    "scores_default_in_axes": {
+        "answers": {"scores": "def batch_scores(W, b, X):\n    return jax.vmap(score)(W, b, X)\n"},
+        "loses": {"test_scores", "test_scores_structure"},
+        "says": ["inconsistent sizes", "None for an argument shared by all"],
     },
     # Bypass: batching by hand with one library call: the N-d convolution mixes the examples.
     "scores_convolve_whole_batch": {
@@ -57,12 +93,14 @@ VARIANTS = {
             "    return jnp.sum(jnp.tanh(jax.scipy.signal.convolve(X, kernels, mode='valid')), axis=1)\n",
         },
         "loses": {"test_scores", "test_scores_structure"},
+        "says": ["has shape (1,)", "which axis you reduce over"],
         "bypass": "vmap with shared arguments (in_axes None)",
     },
     # Bypass: a Python loop over the batch, unrolled into the jaxpr.
     "scores_python_loop": {
         "answers": {"scores": "def batch_scores(W, b, X):\n    return jnp.stack([score(W, b, x) for x in X])\n"},
         "loses": {"test_scores_structure"},
+        "says": ["grows with the problem size", "jax.vmap(score, in_axes=(None, None, 0))"],
         "bypass": "vectorised by vmap, not a loop over the batch",
     },
     # Correct, vmapped in chunks of 4, but the loop over chunks still grows with the batch.
@@ -73,11 +111,13 @@ VARIANTS = {
             "    return jnp.concatenate(chunks)\n",
         },
         "loses": {"test_scores_structure"},
+        "says": ["grows with the problem size", "jax.vmap(score, in_axes=(None, None, 0))"],
     },
     # Bypass: lax.map keeps the program small but still scores one example at a time (a scan).
     "scores_lax_map": {
         "answers": {"scores": "def batch_scores(W, b, X):\n    return jax.lax.map(lambda x: score(W, b, x), X)\n"},
         "loses": {"test_scores_structure"},
+        "says": ["uses scan", "jax.vmap instead of looping"],
         "bypass": "vectorised by vmap, not a loop over the batch",
     },
     # The batch axis of the result is left first: shape (B, m) instead of (m, B).
@@ -87,6 +127,7 @@ VARIANTS = {
             "    return jax.vmap(filter_one, in_axes=(None, 1, 0))(W, Xcols, Hs)\n",
         },
         "loses": {"test_columns"},
+        "says": ["transpose", "out_axes"],
     },
     # in_axes in the wrong order (rows of Xcols, columns of Hs): JAX's "inconsistent sizes" error.
     "columns_in_axes_swapped": {
@@ -95,6 +136,7 @@ VARIANTS = {
             "    return jax.vmap(filter_one, in_axes=(None, 0, 1), out_axes=1)(W, Xcols, Hs)\n",
         },
         "loses": {"test_columns"},
+        "says": ["inconsistent sizes", "in_axes"],
     },
     # Bypass: a Python loop over the columns, stacked as columns: right values, no vmap.
     "columns_python_loop": {
@@ -103,6 +145,7 @@ VARIANTS = {
             "    return jnp.stack([filter_one(W, Xcols[:, k], Hs[k]) for k in range(Xcols.shape[1])], axis=1)\n",
         },
         "loses": {"test_columns"},
+        "says": ["grows with the problem size", "in_axes=(None, 1, 0) and out_axes=1"],
         "bypass": "vmap with in_axes and out_axes",
     },
     # Correct, written another way: one vmap over the n * m pairs, repeated and tiled, and transposes

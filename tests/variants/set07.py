@@ -11,6 +11,11 @@ VARIANTS = {
             "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
         },
         "loses": {"test_pi_reproducible", "test_pi_speed", "test_pi_statistics"},
+        "says": {
+            "test_pi_reproducible": ["independently"],
+            "test_pi_speed": ["independently"],
+            "test_pi_statistics": ["same PRNG key more than once", "jax.random.split"],
+        },
     },
     "pi_normal_points": {
         "answers": {
@@ -20,6 +25,7 @@ VARIANTS = {
             "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
         },
         "loses": {"test_pi_reproducible", "test_pi_speed", "test_pi_statistics"},
+        "says": ["uniformly from [0, 1)"],
     },
     # Ignores the key: a new answer every call.
     "pi_numpy_state": {
@@ -30,6 +36,7 @@ VARIANTS = {
         },
         # Fast, but the speed cell's hidden test checks the timed function is reproducible too.
         "loses": {"test_pi_reproducible", "test_pi_speed"},
+        "says": ["different answers for the same key", "np.random"],
     },
     # A key of its own instead of the one passed in: the same answer for every key.
     "pi_fixed_key": {
@@ -40,6 +47,7 @@ VARIANTS = {
             "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
         },
         "loses": {"test_pi_reproducible", "test_pi_speed"},
+        "says": ["does not use its key"],
     },
     # Bypass: a NumPy generator seeded from the key's bits: reproducible, but no JAX randomness.
     "pi_numpy_seeded_from_key": {
@@ -51,11 +59,13 @@ VARIANTS = {
         },
         "loses": {"test_pi_reproducible"},
         "bypass": "randomness from jax.random keys",
+        "says": ["cannot be traced", "jnp twin"],
     },
     # Correct but slow: the baseline itself.
     "pi_python_loop": {
         "answers": {"pi": "def estimate_pi(key, n):\n    return estimate_pi_loop(key, n)\n"},
         "loses": {"test_pi_reproducible", "test_pi_speed"},
+        "says": {"test_pi_reproducible": ["cannot be traced"], "test_pi_speed": ["draw all n points in one call"]},
     },
     # Correct but slow: a new jitted function, so a compilation, on every call.
     "pi_jit_every_call": {
@@ -66,6 +76,7 @@ VARIANTS = {
             "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
         },
         "loses": {"test_pi_speed"},
+        "says": ["a jax.jit created inside the function compiles on every call"],
     },
     # One key for every row: identical rows, and the key-reuse checker objects.
     "batch_same_key": {
@@ -73,6 +84,10 @@ VARIANTS = {
             "batch": "def sample_batch(key, batch, d):\n    return jnp.stack([jax.random.normal(key, (d,)) for _ in range(batch)])\n"
         },
         "loses": {"test_batch_independent", "test_batch_key_reuse"},
+        "says": {
+            "test_batch_independent": ["drawn with the same key"],
+            "test_batch_key_reuse": ["same PRNG key more than once"],
+        },
     },
     # fold_in with a constant does not consume the key, so only the rows give it away.
     "batch_fold_in_constant": {
@@ -81,12 +96,20 @@ VARIANTS = {
             "    return jax.vmap(lambda i: jax.random.normal(jax.random.fold_in(key, 0), (d,)))(jnp.arange(batch))\n",
         },
         "loses": {"test_batch_independent", "test_batch_key_reuse"},
+        "says": {
+            "test_batch_independent": ["drawn with the same key"],
+            "test_batch_key_reuse": ["make the values right first"],
+        },
     },
     # Bypass: one draw for the whole batch: independent rows, but no key per example.
     "batch_one_draw": {
         "answers": {"batch": "def sample_batch(key, batch, d):\n    return jax.random.normal(key, (batch, d))\n"},
         "loses": {"test_batch_independent", "test_batch_key_reuse"},
         "bypass": "a key per example (split, then vmap)",
+        "says": {
+            "test_batch_independent": ["jax.random.split(key, 4)[i]"],
+            "test_batch_key_reuse": ["make the values right first"],
+        },
     },
     # Rows look independent, but the parent key is used again after splitting.
     "batch_reuses_parent_key": {
@@ -97,6 +120,10 @@ VARIANTS = {
             "    return samples.at[0].set(jax.random.normal(key, (d,)))\n",
         },
         "loses": {"test_batch_independent", "test_batch_key_reuse"},
+        "says": {
+            "test_batch_independent": ["jax.random.split(key, 4)[i]"],
+            "test_batch_key_reuse": ["same PRNG key more than once", "never use a key again after splitting"],
+        },
     },
     # Bypass: every layer drawn from the one key passed in, so no key per layer: the layers'
     # weights are correlated, and the recipe-exact comparison (layer i from split(key, n)[i]) differs.
@@ -108,6 +135,7 @@ VARIANTS = {
         },
         "loses": {"test_init"},
         "bypass": "a key per layer (split), drawn by the recipe",
+        "says": ["jax.random.split(key, 2)[1]"],
     },
     # A key per layer from fold_in(key, i): JAX 0.12's split is fold-like (split(key, n)[i] is
     # fold_in(key, i)), so these are the recipe's weights.
@@ -134,6 +162,7 @@ VARIANTS = {
             "    return params\n",
         },
         "loses": {"test_init"},
+        "says": ["jax.random.split(key, 2)[1]"],
     },
     # Correct, another way: the library's initialiser, He normal written as variance_scaling.
     "init_variance_scaling": {
@@ -158,6 +187,7 @@ VARIANTS = {
         },
         "loses": {"test_dropout"},
         "bypass": "a mask drawn for every value from the key, kept values scaled by 1 / (1 - rate)",
+        "says": ["one draw per value"],
     },
     # Correct, another way: the uniform draw bernoulli makes, compared by hand, and a product.
     "dropout_uniform_threshold": {
@@ -178,12 +208,14 @@ VARIANTS = {
             "    return jnp.where(keep, x / rate, 0.0)\n",
         },
         "loses": {"test_dropout"},
+        "says": ["1 - rate"],
     },
     "dropout_no_rescale": {
         "answers": {
             "dropout": "def dropout(key, x, rate):\n    return jnp.where(jax.random.bernoulli(key, 1 - rate, x.shape), x, 0.0)\n"
         },
         "loses": {"test_dropout"},
+        "says": ["divide the values you keep by 1 - rate"],
     },
     # Passes the visible test by returning its expected output: the hidden test catches it.
     "dropout_hardcoded": {
@@ -192,5 +224,57 @@ VARIANTS = {
             "    return jnp.array([[0.0, 0.0, 12.0, 16.0], [20.0, 24.0, 28.0, 32.0]])\n"
         },
         "loses": {"test_dropout"},
+        "says": ["hidden input"],
+    },
+    # The classic mistakes (issue #35): what each costs, and the words that name it.
+    # A fresh seed from the clock, read while tracing: each compilation draws other points, so no result
+    # can be reproduced; the check traces anew between calls, as a new session would.
+    "pi_clock_at_trace": {
+        "answers": {
+            "pi": "import time\n\n\n"
+            "@functools.partial(jax.jit, static_argnames='n')\n"
+            "def estimate_pi(key, n):\n"
+            "    key = jax.random.fold_in(key, time.time_ns() % 2**31)\n"
+            "    x, y = jax.random.uniform(key, (2, n))\n"
+            "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
+        },
+        "loses": {"test_pi_reproducible", "test_pi_speed"},
+        "says": ["different answers for the same key", "the clock"],
+    },
+    # The same, with np.random read while tracing.
+    "pi_np_random_at_trace": {
+        "answers": {
+            "pi": "@functools.partial(jax.jit, static_argnames='n')\n"
+            "def estimate_pi(key, n):\n"
+            "    key = jax.random.fold_in(key, np.random.randint(2**31))\n"
+            "    x, y = jax.random.uniform(key, (2, n))\n"
+            "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
+        },
+        "loses": {"test_pi_reproducible", "test_pi_speed"},
+        "says": ["different answers for the same key", "np.random"],
+    },
+    # The parent key used again after splitting it: the first layer drawn from the key itself.
+    "init_parent_key_after_split": {
+        "answers": {
+            "init": "def init_mlp(key, sizes):\n"
+            "    keys = jax.random.split(key, len(sizes) - 1)\n"
+            "    keys = [key, *keys[1:]]\n"
+            "    return [{'W': jax.random.normal(k, (m, n)) * jnp.sqrt(2 / m), 'b': jnp.zeros(n)}\n"
+            "            for k, m, n in zip(keys, sizes[:-1], sizes[1:])]\n",
+        },
+        "loses": {"test_init"},
+        "says": ["same PRNG key more than once", "never use a key again after splitting"],
+    },
+    # NumPy's habit: zero the dropped values in place. JAX arrays are immutable.
+    "dropout_in_place": {
+        "answers": {
+            "dropout": "def dropout(key, x, rate):\n"
+            "    keep = jax.random.bernoulli(key, 1 - rate, x.shape)\n"
+            "    out = x / (1 - rate)\n"
+            "    out[~keep] = 0.0\n"
+            "    return out\n",
+        },
+        "loses": {"test_dropout"},
+        "says": ["immutable", "x.at[i].set"],
     },
 }

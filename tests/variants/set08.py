@@ -11,6 +11,7 @@ VARIANTS = {
             "    return pieces.reshape(x.shape)\n",
         },
         "loses": {"test_pmap", "test_pmap_structure"},
+        "says": ["jax.lax.pmean"],
     },
     # Bypass: psum where pmean is needed, a mean device_count() times too large: right only on
     # one device, so the test runs center_piece as 8 (and, hidden, 12) simulated devices with vmap.
@@ -24,6 +25,7 @@ VARIANTS = {
         },
         "loses": {"test_pmap", "test_pmap_structure"},
         "bypass": "the global mean from a collective, for any number of devices",
+        "says": ["psum would add"],
     },
     # Divides by jax.device_count(), not the number of pieces the collective summed: right on
     # this machine's 8 devices, wrong on the tests' 6 and 12 simulated ones.
@@ -36,6 +38,7 @@ VARIANTS = {
             "    return pieces.reshape(x.shape)\n",
         },
         "loses": {"test_pmap"},
+        "says": ["jax.lax.pmean"],
     },
     # Right values, but no device does any part of the work.
     "pmap_not_parallel": {
@@ -46,6 +49,7 @@ VARIANTS = {
             "    return x - jnp.mean(x)\n",
         },
         "loses": {"test_pmap_structure"},
+        "says": ["uses no collective at all", "jax.lax.pmean"],
     },
     # Passes the visible tests by returning their expected outputs: the hidden test catches it.
     "pmap_hardcoded": {
@@ -56,6 +60,7 @@ VARIANTS = {
             "    return jnp.arange(8.0 * n_devices) - (8.0 * n_devices - 1) / 2\n",
         },
         "loses": {"test_pmap", "test_pmap_structure"},
+        "says": {"test_pmap": ["hidden input"], "test_pmap_structure": ["uses no collective at all"]},
     },
     # Not migrated: still pmap underneath.
     "shard_map_still_pmap": {
@@ -63,12 +68,14 @@ VARIANTS = {
             "shard_map": "def center_shard_map(x, mesh):\n    return center_pmap(x)\n",
         },
         "loses": {"test_shard_map_structure"},
+        "says": ["shard_map"],
     },
     # Bypass: the right values computed on one device, with no per-device program or collective.
     "shard_map_not_parallel": {
         "answers": {"shard_map": "def center_shard_map(x, mesh):\n    return x - jnp.mean(x)\n"},
         "loses": {"test_shard_map_structure"},
         "bypass": "a per-device program (shard_map) with a collective over the mesh axis",
+        "says": ["shard_map"],
     },
     # psum where pmean is needed: right only on a one-device mesh, and the tests' meshes hold
     # every CPU device (8), whatever the default devices are.
@@ -81,6 +88,7 @@ VARIANTS = {
             "    return jax.shard_map(center, mesh=mesh, in_specs=P(axis), out_specs=P(axis))(x)\n",
         },
         "loses": {"test_shard_map", "test_shard_map_structure"},
+        "says": ["psum would add"],
     },
     # Correct, another way: the global sum over the devices, divided by the whole length.
     "shard_map_psum_of_sums": {
@@ -103,6 +111,7 @@ VARIANTS = {
             "    return jax.shard_map(lambda p: p - jnp.mean(p), mesh=mesh, in_specs=P(axis), out_specs=P(axis))(x)\n",
         },
         "loses": {"test_shard_map", "test_shard_map_structure"},
+        "says": ["jax.lax.pmean"],
     },
     # Bypass: a plain matmul on one device, with the right values; the tests' mesh holds every
     # CPU device, so this is seen even where the default devices are one GPU.
@@ -110,6 +119,7 @@ VARIANTS = {
         "answers": {"matmul": "def sharded_matmul(A, B, mesh):\n    return A @ B\n"},
         "loses": {"test_matmul_sharding"},
         "bypass": "the result laid out across the mesh as asked",
+        "says": ["not as requested", "out_shardings"],
     },
     # Correct, another way: shard the inputs (rows of A on "x", columns of B on "y") and let jit
     # propagate the layout to the product.
@@ -129,6 +139,7 @@ VARIANTS = {
             "    return jax.jit(jnp.matmul, out_shardings=NamedSharding(mesh, P('y', 'x')))(A, B)\n",
         },
         "loses": {"test_matmul_sharding"},
+        "says": ["P('y', 'x')", "not as requested"],
     },
     # The right layout, the wrong values: a product in bfloat16 "for speed", as on a TPU, cast back,
     # is rounded (exact only where the inputs are small whole numbers, as in the layout tests).
@@ -139,6 +150,7 @@ VARIANTS = {
             "    return jax.jit(half, out_shardings=NamedSharding(mesh, P('x', 'y')))(A, B)\n",
         },
         "loses": {"test_matmul"},
+        "says": ["bfloat16"],
     },
     # The pmap recipe under shard_map: the gradient comes out device_count() times too large,
     # on the tests' mesh of every CPU device (8), whatever the default devices are.
@@ -152,12 +164,14 @@ VARIANTS = {
             "    return jax.shard_map(local, mesh=mesh, in_specs=(P(), P(axis), P(axis)), out_specs=P())(w, X, y)\n",
         },
         "loses": {"test_dp_grad", "test_dp_grad_structure"},
+        "says": ["summed over the devices", "jax.lax.pmean"],
     },
     # Bypass: the single-device gradient, right values with no data parallelism.
     "dp_grad_single_device": {
         "answers": {"dp": "def dp_grad(w, X, y, mesh):\n    return jax.grad(loss)(w, X, y)\n"},
         "loses": {"test_dp_grad_structure"},
         "bypass": "a data-parallel gradient: shard_map with a collective over the mesh axis",
+        "says": ["uses no collective at all", "jax.lax.pmean"],
     },
     # Correct, another way: w cast to varying first, so its gradient is each device's own, and
     # then the pmap recipe (pmean of the gradients) is right.
@@ -185,5 +199,31 @@ VARIANTS = {
             "    return jax.jit(jax.grad(loss))(w, X, y)\n",
         },
         "loses": {"test_dp_grad_structure"},
+        "says": ["uses no collective at all", "jax.lax.pmean"],
+    },
+    # The classic mistakes (issue #35): what each costs, and the words that name it.
+    # pmap over the elements, not over one piece per device: its axis is not the device count.
+    "pmap_over_elements": {
+        "answers": {
+            "pmap": "def center_piece(piece):\n"
+            "    return piece - jax.lax.pmean(jnp.mean(piece), 'devices')\n\n\n"
+            "def center_pmap(x):\n"
+            "    return jax.pmap(center_piece, axis_name='devices')(x)\n",
+        },
+        "loses": {"test_pmap", "test_pmap_structure"},
+        "says": ["jax.device_count()"],
+    },
+    # The devices' losses summed (psum) where their mean is the batch's loss: a gradient device_count() times too big.
+    "dp_grad_psum_not_pmean": {
+        "answers": {
+            "dp": "def dp_grad(w, X, y, mesh):\n"
+            "    axis = mesh.axis_names[0]\n"
+            "    X = jax.device_put(X, NamedSharding(mesh, P(axis)))\n"
+            "    y = jax.device_put(y, NamedSharding(mesh, P(axis)))\n"
+            "    local = lambda w, X, y: jax.grad(lambda w: jax.lax.psum(loss(w, X, y), axis))(w)\n"
+            "    return jax.shard_map(local, mesh=mesh, in_specs=(P(), P(axis), P(axis)), out_specs=P())(w, X, y)\n",
+        },
+        "loses": {"test_dp_grad", "test_dp_grad_structure"},
+        "says": ["summed over the devices", "jax.lax.pmean"],
     },
 }
