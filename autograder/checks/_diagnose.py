@@ -13,7 +13,7 @@ import sys
 import types
 from collections.abc import Iterable, Iterator
 
-from ._mistakes import MISTAKES, Mistake
+from ._mistakes import FROM_JAX, MISTAKES, Mistake
 
 
 def _chain(error: BaseException | None) -> Iterator[BaseException]:
@@ -36,6 +36,16 @@ def mistake_of(error: BaseException) -> Mistake | None:
             if names & set(mistake.errors):
                 return mistake
     return None
+
+
+def _from_jax(error: BaseException) -> bool:
+    """Whether `error` is one of JAX's, or was raised inside JAX's code."""
+    if type(error).__module__.split(".")[0] in ("jax", "jaxlib"):
+        return True
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and f"{os.sep}jax{os.sep}" in tb.tb_frame.f_code.co_filename
 
 
 _SECTION = re.compile(r"""section\s*=\s*["'](\d\d)#""")
@@ -81,8 +91,9 @@ def _walk(tb: types.TracebackType | None) -> Iterator[types.TracebackType]:
 
 
 def explained(error: BaseException, tb: types.TracebackType | None = None) -> bool:
-    """Put the course's words after JAX's message in `error`, if it is a classic mistake; True if it was one."""
-    mistake = mistake_of(error)
+    """Put the course's words after JAX's message in `error`, if it is a classic mistake or another of JAX's
+    errors; True if it got them."""
+    mistake = mistake_of(error) or (FROM_JAX if _from_jax(error) else None)
     if mistake is None or getattr(error, "_course_words", False):
         return mistake is not None
     words = f"{error}\n\nWhat it means: {mistake.explain(current_set(tb))}"

@@ -229,5 +229,14 @@ MISTAKES = (
     ),
 )
 
-
+# Any other error raised inside JAX: no classic mistake, but what to do next is the same.
+FROM_JAX = Mistake(
+    "Any other error from JAX",
+    "JAX refused an operation on the line above; its message says which and why.",
+    "print the shapes and dtypes of that operation's inputs (x.shape, x.dtype), and run the function with "
+    "jax.disable_jit() to see concrete values.",
+    {"03": "What a function sees under jit", "13": "Running without jit: jax_disable_jit"},
+    "an error whose traceback ends inside jax/",
+)
+MISTAKES = (*MISTAKES, FROM_JAX)
 SYMPTOMS = {mistake.symptom: mistake for mistake in MISTAKES if mistake.symptom}

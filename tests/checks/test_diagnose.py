@@ -110,3 +110,13 @@ def test_the_set_is_read_from_the_test_cell_then_the_notebook_then_the_folder(mo
     monkeypatch.setitem(linecache.cache, cell, (0, None, ['ag.check_close(f(x), y, section="12#Four loops")\n'], cell))
     code = compile("current_set()", cell, "eval")
     assert eval(code, {"current_set": current_set}) == "12"
+
+
+def test_any_other_error_from_jax_gets_the_course_s_words_too_and_a_python_error_none():
+    with pytest.raises(ValueError) as raised:
+        jnp.linalg.inv(jnp.ones(3))
+    assert mistake_of(raised.value) is None and explained(raised.value)
+    assert "What it means: JAX refused an operation" in str(raised.value) and "jax.disable_jit()" in str(raised.value)
+    with pytest.raises(ZeroDivisionError) as raised:
+        _ = 1 / 0
+    assert not explained(raised.value)
