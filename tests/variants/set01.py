@@ -8,6 +8,28 @@ VARIANTS = {
             "    return (x - x.mean(axis=0)) / x.std(axis=0, ddof=1)\n",
         },
         "loses": {"test_standardize"},
+        "says": ["ddof"],
+    },
+    # float64 asked for, as NumPy would give: without jax_enable_x64, JAX warns and computes in float32.
+    "standardize_float64_without_x64": {
+        "answers": {
+            "standardize": "def standardize(x):\n"
+            "    x = jnp.asarray(x, dtype=jnp.float64)\n"
+            "    return (x - x.mean(axis=0)) / x.std(axis=0)\n",
+        },
+        "loses": set(),
+    },
+    # float64 asked for, with jax_enable_x64 turned on for it: the results are float64, not JAX's float32. (x64 on
+    # for this function only: jax.config.update would turn it on for every later cell, the packed variants' too.)
+    "standardize_float64_with_x64": {
+        "answers": {
+            "standardize": "def standardize(x):\n"
+            "    with jax.enable_x64(True):\n"
+            "        x = jnp.asarray(x, dtype=jnp.float64)\n"
+            "        return (x - x.mean(axis=0)) / x.std(axis=0)\n",
+        },
+        "loses": {"test_standardize"},
+        "says": ["float64", "jax_enable_x64"],
     },
     # Bypass: NumPy does the work, so nothing of it runs under jit, vmap or grad.
     "standardize_numpy": {
@@ -17,6 +39,7 @@ VARIANTS = {
             "    return (x - x.mean(axis=0)) / x.std(axis=0)\n",
         },
         "loses": {"test_standardize"},
+        "says": ["cannot be traced by JAX", "jnp twin"],
         "bypass": "jax.numpy: traceable, so jit, vmap and grad apply",
     },
     # Passes the visible tests by returning their expected outputs: the hidden tests catch it.
@@ -28,10 +51,54 @@ VARIANTS = {
             "    return jnp.array([[20.0, 0.0], [0.0, 10.0]])\n",
         },
         "loses": {"test_safe_take"},
+        "says": ["on the inputs of this check"],
     },
-    "safe_take_clamps": {
+    # JAX clamps an index past the end to the last element (and -1 is the last element), without an error.
+    "safe_take_clamped_index": {
         "answers": {"safe_take": "def safe_take(x, idx, fill_value):\n    return x[idx]\n"},
         "loses": {"test_safe_take"},
+        "says": ["clamps an index past the end", "jnp.where(valid"],
+    },
+    # Only the indices past the end are filled: a negative index still counts from the end.
+    "safe_take_negative_index_wraps": {
+        "answers": {
+            "safe_take": "def safe_take(x, idx, fill_value):\n"
+            "    return jnp.where(idx < x.shape[0], x[idx], fill_value).astype(x.dtype)\n"
+        },
+        "loses": {"test_safe_take"},
+        "says": ["a negative index counts from the end", "jnp.where(valid"],
+    },
+    # NumPy's habit: fill the out-of-bounds places in place. JAX arrays are immutable.
+    "safe_take_in_place_update": {
+        "answers": {
+            "safe_take": "def safe_take(x, idx, fill_value):\n"
+            "    out = x[jnp.clip(idx, 0, x.shape[0] - 1)]\n"
+            "    out[(idx < 0) | (idx >= x.shape[0])] = fill_value\n"
+            "    return out\n"
+        },
+        "loses": {"test_safe_take"},
+        "says": ["immutable", "x.at[i].set"],
+    },
+    # A Python if per index: right values eagerly, but it cannot be traced.
+    "safe_take_python_if": {
+        "answers": {
+            "safe_take": "def safe_take(x, idx, fill_value):\n"
+            "    flat = [x[i] if 0 <= i < x.shape[0] else fill_value for i in idx.ravel()]\n"
+            "    return jnp.array(flat, dtype=x.dtype).reshape(idx.shape)\n"
+        },
+        "loses": {"test_safe_take"},
+        "says": ["Python if", "jnp.where"],
+    },
+    # A boolean mask picks the valid indices: right values eagerly, but a shape that depends on the data.
+    "safe_take_boolean_mask": {
+        "answers": {
+            "safe_take": "def safe_take(x, idx, fill_value):\n"
+            "    valid = (idx >= 0) & (idx < x.shape[0])\n"
+            "    out = jnp.full(idx.shape, fill_value, dtype=x.dtype)\n"
+            "    return out.at[valid].set(x[idx[valid]])\n"
+        },
+        "loses": {"test_safe_take"},
+        "says": ["size of a result depends", "jnp.where(mask, x, fill)"],
     },
     # Bypass: the right values, computed with NumPy.
     "safe_take_numpy": {
@@ -42,6 +109,7 @@ VARIANTS = {
             "    return np.where(inside, x[np.clip(idx, 0, x.shape[0] - 1)], fill_value).astype(x.dtype)\n",
         },
         "loses": {"test_safe_take"},
+        "says": ["cannot be traced by JAX", "jnp twin"],
         "bypass": "jax.numpy: traceable, so jit, vmap and grad apply",
     },
     # Correct but slow: the row loop itself.
@@ -51,6 +119,19 @@ VARIANTS = {
             "    return jnp.stack([jnp.sum((x[i] - y) ** 2, axis=1) for i in range(x.shape[0])])\n",
         },
         "loses": {"test_pairwise", "test_pairwise_speed"},
+        "says": {
+            "test_pairwise": ["grows with the problem size", "Python loop"],
+            "test_pairwise_speed": ["as fast as the row-by-row loop", "x[:, None, :] - y[None, :, :]"],
+        },
+    },
+    # The operands the other way round: the distances from each y to each x, shape (m, n) instead of (n, m).
+    "pairwise_transposed": {
+        "answers": {
+            "pairwise": "def pairwise_sq_dists(x, y):\n"
+            "    return jnp.sum((y[:, None, :] - x[None, :, :]) ** 2, axis=-1)\n"
+        },
+        "loses": {"test_pairwise", "test_pairwise_speed"},
+        "says": ["transpose", "which operand gets the new axis"],
     },
     # Correct but slow: a new jitted function, so a compilation, on every call.
     "pairwise_jit_every_call": {
@@ -59,11 +140,16 @@ VARIANTS = {
             "    return jax.jit(lambda a, b: jnp.sum((a[:, None] - b[None]) ** 2, axis=-1))(x, y)\n",
         },
         "loses": {"test_pairwise_speed"},
+        "says": ["a jax.jit created inside the function compiles on every call"],
     },
     # Bypass: jit around the row loop, which unrolls it into one program of a copy per row.
     "pairwise_jit_of_loop": {
         "answers": {"pairwise": "pairwise_sq_dists = jax.jit(pairwise_sq_dists_loop)\n"},
         "loses": {"test_pairwise", "test_pairwise_speed"},
+        "says": {
+            "test_pairwise": ["grows with the problem size", "Python loop"],
+            "test_pairwise_speed": ["a Python loop inside jax.jit is unrolled"],
+        },
         "bypass": "broadcasting instead of a Python loop",
     },
     # Right values, but NumPy: it cannot be traced or jitted.
@@ -74,12 +160,14 @@ VARIANTS = {
             "    return e / np.sum(e, axis=-1, keepdims=True)\n",
         },
         "loses": {"test_softmax", "test_softmax_stable"},
+        "says": ["cannot be traced by JAX", "jnp twin"],
         "bypass": "a stable softmax that JAX can trace",
     },
     # Bypass: the library's softmax, stable and traceable, with none of it written by the student.
     "softmax_library": {
         "answers": {"softmax": "def softmax(x):\n    return jax.nn.softmax(x, axis=-1)\n"},
         "loses": {"test_softmax", "test_softmax_stable"},
+        "says": ["jax.nn.softmax"],
         "bypass": "a softmax written with jnp, not the library's",
     },
     # No blocking: the clock stops once the work is dispatched, long before it is done.
@@ -96,6 +184,7 @@ VARIANTS = {
             "    return best\n",
         },
         "loses": {"test_timing"},
+        "says": ["the clock stopped before the work finished", "block_until_ready"],
     },
     # No warm-up: the first call, compilation included, is timed too, and the mean keeps it.
     "timing_includes_warmup": {
@@ -110,6 +199,7 @@ VARIANTS = {
             "    return total / repeats\n",
         },
         "loses": {"test_timing"},
+        "says": ["your timing includes it", "warm-up"],
     },
     # A warm-up, then one timed call: a disturbed run is the whole answer.
     "timing_single_call": {
@@ -122,11 +212,13 @@ VARIANTS = {
             "    return time.perf_counter() - t0\n",
         },
         "loses": {"test_timing"},
+        "says": ["disturbed", "keep the minimum"],
     },
     # Bypass: the number the visible test expects, measured by nothing; the hidden wait is 3 times shorter.
     "timing_constant": {
         "answers": {"timing": "def seconds_per_call(f, *args, repeats=5):\n    return 0.04\n"},
         "loses": {"test_timing"},
+        "says": ["without calling the function it was given"],
         "bypass": "a timer that warms up, blocks and repeats",
     },
     # Correct, written another way: timeit after a warm-up, with the median of the repeats.
@@ -160,5 +252,6 @@ VARIANTS = {
             "softmax": "def softmax(x):\n    e = jnp.exp(x)\n    return e / jnp.sum(e, axis=-1, keepdims=True)\n"
         },
         "loses": {"test_softmax_stable"},
+        "says": ["nan", "overflow (exp of large numbers)"],
     },
 }
