@@ -169,23 +169,28 @@ _NON_FINITE_HINT = (
 _NOT_SHOWN = "the expected value is not shown"
 
 
+def _check_exact(name: str, got: np.ndarray, want: np.ndarray, section, hint, reveal) -> None:
+    """Integers and booleans: equal at every position."""
+    bad = got != want
+    if np.any(bad):
+        index = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+        expected = f"expected {want[index].item()}" if reveal else _NOT_SHOWN
+        wide = np.asarray(want, np.float64)
+        symptom = value_symptom(np.asarray(got, np.float64), wide, bad, float(np.max(np.abs(wide), initial=1.0)))
+        raise CheckFailed(
+            f"{name} differs at {int(bad.sum())} of {bad.size} positions; "
+            f"first at index {index}: got {got[index].item()}, {expected}."
+            + (f" {symptom[1]} So {symptom[0].cause}" if symptom else ""),
+            hint=symptom[0].hint if symptom else hint,
+            section=symptom[0].section(current_set(section=section)) if symptom else section,
+        )
+
+
 def _check_values(
     name: str, got: np.ndarray, want: np.ndarray, rtol, atol, section, carried=0.0, hint=None, reveal=True
 ) -> None:
     if not _is_float(want.dtype):
-        bad = got != want
-        if np.any(bad):
-            index = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
-            expected = f"expected {want[index].item()}" if reveal else _NOT_SHOWN
-            wide = np.asarray(want, np.float64)
-            symptom = value_symptom(np.asarray(got, np.float64), wide, bad, float(np.max(np.abs(wide), initial=1.0)))
-            raise CheckFailed(
-                f"{name} differs at {int(bad.sum())} of {bad.size} positions; "
-                f"first at index {index}: got {got[index].item()}, {expected}."
-                + (f" {symptom[1]} So {symptom[0].cause}" if symptom else ""),
-                hint=symptom[0].hint if symptom else hint,
-                section=symptom[0].section(current_set(section=section)) if symptom else section,
-            )
+        _check_exact(name, got, want, section, hint, reveal)
         return
     dtype = want.dtype  # named in the message; the comparison below runs widened
     default_rtol, default_atol = tolerance(dtype)

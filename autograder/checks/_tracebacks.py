@@ -43,14 +43,14 @@ def without_our_frames(tb: types.TracebackType | None) -> types.TracebackType | 
 
 
 def _test_line(tb: types.TracebackType | None) -> str:
-    """`line N: <code>` of the innermost notebook cell in `tb` (empty if none)."""
-    found = ""
+    """`line N: <code>` of the outermost notebook cell frame in `tb`: the test cell's own line, also when a
+    helper defined above it raised (empty if none)."""
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
         if "ipykernel_" in name or name.startswith("<ipython-input"):
-            found = f"line {tb.tb_lineno}: {linecache.getline(name, tb.tb_lineno).strip()}"
+            return f"line {tb.tb_lineno}: {linecache.getline(name, tb.tb_lineno).strip()}"
         tb = tb.tb_next
-    return found
+    return ""
 
 
 def _innermost_file(tb: types.TracebackType | None) -> str:
