@@ -57,14 +57,19 @@ def _code_of(name: str) -> tuple[str, str, int] | None:
     return code.co_filename, code.co_qualname, code.co_firstlineno
 
 
-def library_calls(f: Callable, *args: Any, names: Iterable[str], static_argnums: Sequence[int] = ()) -> set[str]:
+def library_calls(
+    f: Callable, *args: Any, names: Iterable[str], static_argnums: Sequence[int] = (), inside: bool = False
+) -> set[str]:
     """Which of the dotted public library functions `names` (JAX's, or another installed library's such as
     `optax.safe_norm`) built any equation of the program of `f(*args)`.
 
     Every equation keeps the Python stack it was traced from, so a call through a helper,
-    an alias (`from jax.nn import softmax as sm`) or a nested `jit` is seen too.
+    an alias (`from jax.nn import softmax as sm`) or a nested `jit` is seen too. With `inside`, a function
+    defined inside a named one counts as it: the update of the transformation `optax.scale_by_adam` returns
+    runs long after `optax.scale_by_adam` itself, and is that library's code all the same.
     """
     wanted = {code: name for name in names if (code := _code_of(name)) is not None}
+    outer = {(file, function): name for (file, function, _), name in wanted.items()} if inside else {}
     jaxpr = trace(f, *args, static_argnums=static_argnums).jaxpr
     found: set[str] = set()
     seen_a_stack = False
@@ -75,6 +80,7 @@ def library_calls(f: Callable, *args: Any, names: Iterable[str], static_argnums:
         seen_a_stack = True
         for frame in traceback.frames:
             name = wanted.get((frame.file_name, frame.function_name, frame.function_start_line))
+            name = name or outer.get((frame.file_name, frame.function_name.split(".<locals>.")[0]))
             if name:
                 found.add(name)
     if jaxpr.eqns and not seen_a_stack:

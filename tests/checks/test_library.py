@@ -81,3 +81,24 @@ def test_a_rebound_name_of_another_library_makes_the_check_fail(monkeypatch):
     monkeypatch.setattr(optax, "safe_norm", lambda x, min_norm: jnp.linalg.norm(x))
     with pytest.raises(ag.CheckFailed, match="not optax's own function"):
         ag.check_not_calling(by_hand, X, names=["optax.safe_norm"], works=ANY_VALUE)
+
+
+def test_inside_sees_the_functions_a_library_function_returns():
+    """Optax's transformations do their work in closures: `inside` counts them as the function that made them."""
+    optax = pytest.importorskip("optax")
+    params = {"w": jnp.ones(3)}
+    names = ["optax.scale_by_adam", "optax.clip_by_global_norm", "optax.add_decayed_weights"]
+    tx = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(0.1))
+    state = tx.init(params)
+
+    def update(grads, state):
+        return tx.update(grads, state, params)[0]
+
+    assert ag.library_calls(update, params, state, names=names) == set()  # made before the trace, run inside it
+    assert ag.library_calls(update, params, state, names=names, inside=True) == set(names[:2])
+    by_hand = optax.GradientTransformation(lambda p: optax.EmptyState(), lambda g, s, p=None: (g, s))
+
+    def update_by_hand(grads, state):
+        return by_hand.update(grads, state)[0]
+
+    assert ag.library_calls(update_by_hand, params, by_hand.init(params), names=names, inside=True) == set()

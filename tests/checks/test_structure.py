@@ -154,3 +154,12 @@ def test_numpy_storing_a_traced_value_is_reported_as_untraceable():
 
     with pytest.raises(ag.CheckFailed, match=r"cannot be traced by JAX \(ConcretizationTypeError\)"):
         ag.check_traceable(stores_into_numpy, jnp.ones(3), works=ANY_VALUE)
+
+
+def test_a_compile_report_replaced_inside_jax_is_refused(monkeypatch):
+    """Replacing how JAX reports a compilation (through a name of its own for jax._src.dispatch) forges a count."""
+    from jax._src import dispatch
+
+    monkeypatch.setattr(dispatch, "record_event_duration_secs", lambda *args, **kwargs: None)
+    with pytest.raises(ag.CheckFailed, match=r"jax\._src\.dispatch\.record_event_duration_secs.*\nTry: .*\nReread: "):
+        ag.check_compile_count(jax.jit(plain), [(jnp.ones(3),)], 1, works=ANY_VALUE, section="04#Compilation")

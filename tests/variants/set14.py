@@ -9,6 +9,30 @@ _EACH_EPOCH_A_NEW_ORDER = (
 )
 
 
+# Set 14's TinyCNN forward pass in NumPy: 3x3 'SAME' convolutions as sums over the nine shifted images, the 2x2 average
+# pool as a mean over reshaped blocks.
+_NUMPY_FORWARD = (
+    "def _numpy_forward(k1, b1, k2, b2, kh, bh, x):\n"
+    "    def conv(x, k, b):\n"
+    "        p = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))\n"
+    "        patches = np.stack([p[:, i:i + 8, j:j + 8, :] for i in range(3) for j in range(3)], axis=3)\n"
+    "        return np.einsum('bhwpc,pco->bhwo', patches, k.reshape(9, k.shape[2], k.shape[3])) + b\n\n"
+    "    x = np.maximum(conv(x, k1, b1), 0.0)\n"
+    "    x = np.maximum(conv(x, k2, b2), 0.0)\n"
+    "    x = x.reshape(x.shape[0], 4, 2, 4, 2, -1).mean(axis=(2, 4))\n"
+    "    return (x.reshape(x.shape[0], -1) @ kh + bh).astype(np.float32)\n\n\n"
+)
+
+# Set 14's TinyCNN constructor as the exercise asks, for the variants that change only the forward pass.
+_LAYERS = (
+    "class TinyCNN(nnx.Module):\n"
+    "    def __init__(self, channels, classes, *, rngs):\n"
+    "        self.conv1 = nnx.Conv(1, channels, (3, 3), rngs=rngs)\n"
+    "        self.conv2 = nnx.Conv(channels, 2 * channels, (3, 3), rngs=rngs)\n"
+    "        self.head = nnx.Linear(4 * 4 * 2 * channels, classes, rngs=rngs)\n\n"
+)
+
+
 def _fit(*, before: str = "", learning_rate: str = "1e-2", epochs: str = _EACH_EPOCH_A_NEW_ORDER) -> str:
     return (
         "def fit(model, X, y, *, epochs, key):\n"
@@ -39,6 +63,7 @@ VARIANTS = {
             "        return self.head(x.reshape(x.shape[0], -1))\n",
         },
         "loses": {"test_cnn"},
+        "says": ["nnx.Param shapes", "with biases"],
     },
     # The head created first: it draws the first key from rngs, so every layer gets another key.
     "cnn_rngs_order": {
@@ -55,6 +80,7 @@ VARIANTS = {
             "        return self.head(x.reshape(x.shape[0], -1))\n",
         },
         "loses": {"test_cnn"},
+        "says": ["in this order", "draws the next key from rngs"],
     },
     # Bypass: a pure-JAX function with the same initialisers and keys: the right logits, but no
     # nnx.Module, so nothing of Flax's (nnx.state, nnx.Optimizer, checkpoints of its state) applies.
@@ -75,6 +101,76 @@ VARIANTS = {
         },
         "loses": {"test_cnn"},
         "bypass": "an nnx.Module whose layers own nnx.Params, not a closure over arrays",
+        "says": ["not an nnx.Module"],
+    },
+    # Bypass: every layer made from a fixed nnx.Rngs(0), whatever rngs is given: right on the visible test's seed 0,
+    # and the same model for every seed.
+    "cnn_fixed_seed": {
+        "answers": {
+            "cnn": "class TinyCNN(nnx.Module):\n"
+            "    def __init__(self, channels, classes, *, rngs):\n"
+            "        rngs = nnx.Rngs(0)\n"
+            "        self.conv1 = nnx.Conv(1, channels, (3, 3), rngs=rngs)\n"
+            "        self.conv2 = nnx.Conv(channels, 2 * channels, (3, 3), rngs=rngs)\n"
+            "        self.head = nnx.Linear(4 * 4 * 2 * channels, classes, rngs=rngs)\n\n"
+            "    def __call__(self, x):\n"
+            "        x = jax.nn.relu(self.conv1(x))\n"
+            "        x = jax.nn.relu(self.conv2(x))\n"
+            "        x = nnx.avg_pool(x, (2, 2), strides=(2, 2))\n"
+            "        return self.head(x.reshape(x.shape[0], -1))\n",
+        },
+        "loses": {"test_cnn"},
+        "bypass": "layers that draw their keys from the rngs they are given, not from a fixed seed",
+        "says": ["ignore the rngs argument"],
+    },
+    # Bypass: the layers are Flax's, the rest of the forward pass NumPy: right logits eagerly, but nnx.jit cannot
+    # trace it, so no step could train it.
+    "cnn_numpy_forward": {
+        "answers": {
+            "cnn": _LAYERS + "    def __call__(self, x):\n"
+            "        x = np.maximum(np.asarray(self.conv1(x)), 0.0)\n"
+            "        x = np.maximum(np.asarray(self.conv2(x)), 0.0)\n"
+            "        x = x.reshape(x.shape[0], 4, 2, 4, 2, -1).mean(axis=(2, 4))\n"
+            "        return self.head(x.reshape(x.shape[0], -1))\n",
+        },
+        "loses": {"test_cnn"},
+        "bypass": "a forward pass JAX traces, with the layers and jax.nn, not NumPy",
+        "says": ["cannot be traced", "NumPy"],
+    },
+    # Bypass: the NumPy forward pass moved into jax.pure_callback, with the layers' nnx.Params as its inputs: it jits,
+    # and its logits are right, but JAX never sees the computation, so it has no gradient.
+    "cnn_pure_callback": {
+        "answers": {
+            "cnn": _NUMPY_FORWARD + _LAYERS + "    def __call__(self, x):\n"
+            "        layers = (self.conv1, self.conv2, self.head)\n"
+            "        arrays = [a for layer in layers for a in (layer.kernel[...], layer.bias[...])]\n"
+            "        shape = jax.ShapeDtypeStruct((x.shape[0], self.head.out_features), jnp.float32)\n"
+            "        return jax.pure_callback(_numpy_forward, shape, *arrays, x, vmap_method='sequential')\n",
+        },
+        "loses": {"test_cnn"},
+        "bypass": "a forward pass JAX traces, not NumPy in a callback",
+        "says": ["calls back into Python", "pure_callback"],
+    },
+    # Bypass: an nnx.Module, as PyTorch users write one, holding plain arrays from the same initialisers and keys, and
+    # lax.conv: the right logits, but no nnx.Param, so nnx.Optimizer(model, tx, wrt=nnx.Param) would train nothing.
+    "cnn_arrays_not_params": {
+        "answers": {
+            "cnn": "class TinyCNN(nnx.Module):\n"
+            "    def __init__(self, channels, classes, *, rngs):\n"
+            "        init = jax.nn.initializers.lecun_normal()\n"
+            "        self.k1, self.b1 = init(rngs.params(), (3, 3, 1, channels)), jnp.zeros(channels)\n"
+            "        self.k2, self.b2 = init(rngs.params(), (3, 3, channels, 2 * channels)), jnp.zeros(2 * channels)\n"
+            "        self.k3, self.b3 = init(rngs.params(), (32 * channels, classes)), jnp.zeros(classes)\n\n"
+            "    def __call__(self, x):\n"
+            "        def conv(x, k, b):\n"
+            "            return jax.lax.conv_general_dilated(x, k, (1, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO', 'NHWC')) + b\n\n"
+            "        x = jax.nn.relu(conv(jax.nn.relu(conv(x, self.k1, self.b1)), self.k2, self.b2))\n"
+            "        x = nnx.avg_pool(x, (2, 2), strides=(2, 2))\n"
+            "        return x.reshape(x.shape[0], -1) @ self.k3 + self.b3\n",
+        },
+        "loses": {"test_cnn"},
+        "bypass": "an nnx.Module whose layers own nnx.Params, not plain arrays",
+        "says": ["holds no nnx.Param"],
     },
     # Clipping after AdamW clips the updates, which are small anyway: the gradients reach Adam unclipped.
     "optimizer_clip_after_adam": {
@@ -84,6 +180,7 @@ VARIANTS = {
             "    return optax.chain(optax.adamw(schedule, weight_decay=1e-2), optax.clip_by_global_norm(1.0))\n",
         },
         "loses": {"test_optimizer"},
+        "says": ["clip_by_global_norm(1.0) first"],
     },
     # AdamW without its weight decay: Adam.
     "optimizer_no_weight_decay": {
@@ -93,6 +190,7 @@ VARIANTS = {
             "    return optax.chain(optax.clip_by_global_norm(1.0), optax.adam(schedule))\n",
         },
         "loses": {"test_optimizer"},
+        "says": ["no Optax code for the weight decay", "missing"],
     },
     # Bypass: AdamW written by hand inside a GradientTransformation, state and all: it is not Optax's.
     "optimizer_hand_written": {
@@ -116,6 +214,72 @@ VARIANTS = {
         },
         "loses": {"test_optimizer"},
         "bypass": "Optax's transformations composed with optax.chain, not Adam written by hand",
+        "says": ["runs no Optax code", "optax.scale_by_adam", "written by hand"],
+    },
+    # Bypass: the hand-written AdamW again, its state named as the failure above says Optax's is (mu and nu): the
+    # names are right, and the values, but no step runs Optax's code.
+    "optimizer_hand_written_named_moments": {
+        "answers": {
+            "optimizer": "def make_optimizer(peak_value, total_steps):\n"
+            "    schedule = optax.warmup_cosine_decay_schedule(0.0, peak_value, total_steps // 10, total_steps)\n\n"
+            "    def init(params):\n"
+            "        zeros = jax.tree.map(jnp.zeros_like, params)\n"
+            "        return {'mu': zeros, 'nu': zeros, 'count': jnp.zeros((), jnp.int32)}\n\n"
+            "    def update(grads, state, params):\n"
+            "        norm = optax.global_norm(grads)\n"
+            "        grads = jax.tree.map(lambda g: jnp.where(norm < 1.0, g, g / norm), grads)\n"
+            "        count = state['count'] + 1\n"
+            "        mu = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, state['mu'], grads)\n"
+            "        nu = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g * g, state['nu'], grads)\n"
+            "        rate = schedule(count - 1)\n"
+            "        updates = jax.tree.map(lambda m, v, p: -rate * ((m / (1 - 0.9**count)) / (jnp.sqrt(v / (1 - 0.999**count)) + 1e-8) + 1e-2 * p),\n"
+            "                               mu, nu, params)\n"
+            "        return updates, {'mu': mu, 'nu': nu, 'count': count}\n\n"
+            "    return optax.GradientTransformation(init, update)\n",
+        },
+        "loses": {"test_optimizer"},
+        "bypass": "Optax's AdamW, not Adam by hand with its state named as Optax's",
+        "says": ["runs no Optax code", "optax.scale_by_adam"],
+    },
+    # Bypass: Optax's AdamW after a clipping written by hand in a GradientTransformation of its own.
+    "optimizer_hand_clip": {
+        "answers": {
+            "optimizer": "def make_optimizer(peak_value, total_steps):\n"
+            "    schedule = optax.warmup_cosine_decay_schedule(0.0, peak_value, total_steps // 10, total_steps)\n\n"
+            "    def clip(grads, state, params=None):\n"
+            "        norm = jnp.sqrt(sum(jnp.sum(g ** 2) for g in jax.tree.leaves(grads)))\n"
+            "        return jax.tree.map(lambda g: jnp.where(norm < 1.0, g, g / norm), grads), state\n\n"
+            "    clipping = optax.GradientTransformation(lambda params: optax.EmptyState(), clip)\n"
+            "    return optax.chain(clipping, optax.adamw(schedule, weight_decay=1e-2))\n",
+        },
+        "loses": {"test_optimizer"},
+        "bypass": "Optax's clip_by_global_norm in the chain, not clipping written by hand",
+        "says": ["no Optax code for the clipping", "optax.clip_by_global_norm"],
+    },
+    # Bypass: the warm-up and the cosine decay as a closed form written by hand, given to Optax's adamw.
+    "optimizer_closed_form_schedule": {
+        "answers": {
+            "optimizer": "def make_optimizer(peak_value, total_steps):\n"
+            "    warmup = total_steps // 10\n\n"
+            "    def schedule(step):\n"
+            "        rising = peak_value * step / warmup\n"
+            "        falling = 0.5 * peak_value * (1 + jnp.cos(jnp.pi * (step - warmup) / (total_steps - warmup)))\n"
+            "        return jnp.where(step < warmup, rising, falling)\n\n"
+            "    return optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(schedule, weight_decay=1e-2))\n",
+        },
+        "loses": {"test_optimizer"},
+        "bypass": "Optax's warm-up cosine schedule, not a closed form written by hand",
+        "says": ["no Optax code for the cosine schedule", "optax.warmup_cosine_decay_schedule"],
+    },
+    # The clipping's function handed to optax.chain uncalled: chain fails inside Optax.
+    "optimizer_uncalled_transform": {
+        "answers": {
+            "optimizer": "def make_optimizer(peak_value, total_steps):\n"
+            "    schedule = optax.warmup_cosine_decay_schedule(0.0, peak_value, total_steps // 10, total_steps)\n"
+            "    return optax.chain(optax.clip_by_global_norm, optax.adamw(schedule, weight_decay=1e-2))\n",
+        },
+        "loses": {"test_optimizer"},
+        "says": ["has no attribute 'init'", "optax.clip_by_global_norm(1.0), not optax.clip_by_global_norm"],
     },
     # Bypass: no jit: right losses, but every operation of every step dispatched (and compiled) on its own.
     "train_step_not_jitted": {
@@ -129,6 +293,7 @@ VARIANTS = {
         },
         "loses": {"test_train_step"},
         "bypass": "nnx.jit: the whole step compiled once, not operation by operation",
+        "says": ["at most 1 allowed", "@nnx.jit"],
     },
     # A new jitted function on every call: the right losses, and a compilation per step.
     "train_step_jit_every_call": {
@@ -141,6 +306,7 @@ VARIANTS = {
             "    return nnx.jit(step)(model, optimizer, X, y)\n",
         },
         "loses": {"test_train_step"},
+        "says": ["compiled 4 times", "no new jitted function"],
     },
     # The gradient is computed and dropped: the model never changes, so the loss never goes down.
     "train_step_no_update": {
@@ -151,6 +317,7 @@ VARIANTS = {
             "    return loss\n",
         },
         "loses": {"test_train_step"},
+        "says": ["never called optimizer.update"],
     },
     # jax.jit instead of nnx.jit: the step gets copies of the model and optimizer, and the update is lost.
     "train_step_jax_jit": {
@@ -164,6 +331,62 @@ VARIANTS = {
             "    return loss\n",
         },
         "loses": {"test_train_step"},
+        "says": ["updated copies", "nnx.jit"],
+    },
+    # Bypass: the JAX way without NNX's: jax.jit around the step, called from a plain train_step. It compiles once,
+    # but jax.jit hands the step copies of the model and the optimizer, and their update is lost.
+    "train_step_jax_jit_inner": {
+        "answers": {
+            "train_step": "@jax.jit\n"
+            "def _step(model, optimizer, X, y):\n"
+            "    loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
+            "    optimizer.update(model, grads)\n"
+            "    return loss\n\n\n"
+            "def train_step(model, optimizer, X, y):\n"
+            "    return _step(model, optimizer, X, y)\n",
+        },
+        "loses": {"test_train_step"},
+        "bypass": "nnx.jit, which carries the updates out to the model, not jax.jit around the step",
+        "says": ["updated copies", "@nnx.jit"],
+    },
+    # Bypass: SGD written by hand with nnx.update, the nnx.Optimizer passed in and ignored: the loss falls, compiled once.
+    "train_step_hand_sgd": {
+        "answers": {
+            "train_step": "@nnx.jit\n"
+            "def train_step(model, optimizer, X, y):\n"
+            "    loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
+            "    params = nnx.state(model, nnx.Param)\n"
+            "    nnx.update(model, jax.tree.map(lambda p, g: p - 0.1 * g, params, grads))\n"
+            "    return loss\n",
+        },
+        "loses": {"test_train_step"},
+        "bypass": "the update through nnx.Optimizer, not a rule written by hand",
+        "says": ["not through the nnx.Optimizer"],
+    },
+    # Bypass: no jit, and JAX's own report of compilations replaced through a name of the cell's own for
+    # jax._src.dispatch: one compilation in any 30 seconds gets through. The count refuses a replaced report.
+    "train_step_forged_compile_count": {
+        "answers": {
+            "train_step": "import time\n\n\n"
+            "def loss_fn(model, X, y):\n"
+            "    return optax.softmax_cross_entropy_with_integer_labels(model(X), y).mean()\n\n\n"
+            "def train_step(model, optimizer, X, y):\n"
+            "    loss, grads = nnx.value_and_grad(loss_fn)(model, X, y)\n"
+            "    optimizer.update(model, grads)\n"
+            "    return loss\n\n\n"
+            "dispatch = jax._src.dispatch\n"
+            "_record, _heard = dispatch.record_event_duration_secs, []\n\n\n"
+            "def _once(event, duration, **kwargs):\n"
+            "    if event == '/jax/core/compile/backend_compile_duration':\n"
+            "        if _heard and _heard[-1] > time.time() - 30:\n"
+            "            return\n"
+            "        _heard.append(time.time())\n"
+            "    _record(event, duration, **kwargs)\n\n\n"
+            "dispatch.record_event_duration_secs = _once\n",
+        },
+        "loses": {"test_train_step"},
+        "bypass": "nnx.jit: the whole step compiled once, not a compile count forged inside JAX",
+        "says": ["replaced jax._src.dispatch.record_event_duration_secs"],
     },
     # Only the parameters saved: BatchNorm's running statistics come back as make_model()'s fresh ones.
     "checkpoint_params_only": {
@@ -178,6 +401,7 @@ VARIANTS = {
             "    return model\n",
         },
         "loses": {"test_checkpoint"},
+        "says": ["['norm']['mean']", "BatchNorm's statistics"],
     },
     # Restores the values, then returns make_model()'s own: restore returns a new state, it changes no model.
     "checkpoint_restore_dropped": {
@@ -192,6 +416,7 @@ VARIANTS = {
             "    return model\n",
         },
         "loses": {"test_checkpoint"},
+        "says": ["logits differ", "not from make_model()'s own"],
     },
     # Bypass: the state's arrays in a NumPy .npz file instead of an Orbax checkpoint: identical predictions,
     # but a file only this code can read (no structure, no sharding, no asynchronous or partial restore).
@@ -208,6 +433,7 @@ VARIANTS = {
         },
         "loses": {"test_checkpoint"},
         "bypass": "Orbax's checkpoint format, not the arrays in a NumPy file",
+        "says": ["no Orbax checkpoint"],
     },
     # Bypass: a real checkpoint is written, but restore returns a copy kept in memory, keyed by the folder.
     "checkpoint_kept_in_memory": {
@@ -223,6 +449,72 @@ VARIANTS = {
         },
         "loses": {"test_checkpoint"},
         "bypass": "restoring reads the checkpoint's files",
+        "says": ["read the values from the files"],
+    },
+    # No wait_until_finished: save returns while Orbax still writes in the background.
+    "checkpoint_no_wait": {
+        "answers": {
+            "checkpoint": "def save_checkpoint(model, directory):\n"
+            "    ocp.StandardCheckpointer().save(directory, nnx.state(model))\n\n\n"
+            "def restore_checkpoint(directory, make_model):\n"
+            "    graphdef, abstract_state = nnx.split(nnx.eval_shape(make_model))\n"
+            "    return nnx.merge(graphdef, ocp.StandardCheckpointer().restore(directory, abstract_state))\n",
+        },
+        "loses": {"test_checkpoint"},
+        "says": ["still writing", "wait_until_finished()"],
+    },
+    # Bypass: an Orbax checkpoint of a marker, for its metadata files, and the state's arrays in a NumPy file beside it.
+    "checkpoint_metadata_only": {
+        "answers": {
+            "checkpoint": "def save_checkpoint(model, directory):\n"
+            "    checkpointer = ocp.StandardCheckpointer()\n"
+            "    checkpointer.save(directory, {'format': jnp.ones(())})\n"
+            "    checkpointer.wait_until_finished()\n"
+            "    np.savez(Path(directory) / 'state.npz', *[np.asarray(leaf) for leaf in jax.tree.leaves(nnx.state(model))])\n\n\n"
+            "def restore_checkpoint(directory, make_model):\n"
+            "    graphdef, state = nnx.split(make_model())\n"
+            "    saved = np.load(Path(directory) / 'state.npz')\n"
+            "    leaves = [jnp.asarray(saved[f'arr_{i}']) for i in range(len(saved.files))]\n"
+            "    return nnx.merge(graphdef, jax.tree.unflatten(jax.tree.structure(state), leaves))\n",
+        },
+        "loses": {"test_checkpoint"},
+        "bypass": "Orbax's checkpoint of the whole state, not Orbax's files beside arrays saved another way",
+        "says": ["lacks 8 of the 8 arrays"],
+    },
+    # Bypass: a real checkpoint, and a number written beside it that names a copy kept in memory, which restore returns:
+    # it moves with the folder, so swapping folders does not catch it; rewriting the arrays does.
+    "checkpoint_token_in_memory": {
+        "answers": {
+            "checkpoint": "saved = []\n\n\n"
+            "def save_checkpoint(model, directory):\n"
+            "    checkpointer = ocp.StandardCheckpointer()\n"
+            "    checkpointer.save(directory, nnx.state(model))\n"
+            "    checkpointer.wait_until_finished()\n"
+            "    saved.append(nnx.clone(model))\n"
+            "    (Path(directory) / 'which.txt').write_text(str(len(saved) - 1))\n\n\n"
+            "def restore_checkpoint(directory, make_model):\n"
+            "    return nnx.clone(saved[int((Path(directory) / 'which.txt').read_text())])\n",
+        },
+        "loses": {"test_checkpoint"},
+        "bypass": "restoring reads the checkpoint's arrays, not a model kept in memory",
+        "says": ["rewrote with Orbax", "read the values from the Orbax checkpoint"],
+    },
+    # Bypass: restore ignores the directory it is given and reads the folders in the order they were saved.
+    "checkpoint_saved_order": {
+        "answers": {
+            "checkpoint": "folders = []\n\n\n"
+            "def save_checkpoint(model, directory):\n"
+            "    checkpointer = ocp.StandardCheckpointer()\n"
+            "    checkpointer.save(directory, nnx.state(model))\n"
+            "    checkpointer.wait_until_finished()\n"
+            "    folders.append(Path(directory).absolute())\n\n\n"
+            "def restore_checkpoint(directory, make_model):\n"
+            "    graphdef, abstract_state = nnx.split(nnx.eval_shape(make_model))\n"
+            "    return nnx.merge(graphdef, ocp.StandardCheckpointer().restore(folders.pop(0), abstract_state))\n",
+        },
+        "loses": {"test_checkpoint"},
+        "bypass": "restoring reads the directory it is given",
+        "says": ["read the values from the files in the directory it is given"],
     },
     # Images and labels shuffled with two different orders: every label lands on another image.
     "fit_labels_shuffled": {
@@ -236,6 +528,7 @@ VARIANTS = {
             ),
         },
         "loses": {"test_fit"},
+        "says": ["another order than their images"],
     },
     # Trains on the notebook's X_train and y_train, not on the X and y it is given: it passes the visible
     # test, which passes those very arrays; the hidden test, with the labels renamed, catches it.
@@ -244,6 +537,7 @@ VARIANTS = {
             "fit": _fit(before="    X, y = X_train, y_train\n"),
         },
         "loses": {"test_fit"},
+        "says": ["digits' own labels", "other data than its X and y"],
     },
     # Bypass: trains on all 1797 digits with their own labels, test images included, instead of the data
     # it is given: above the floor on the visible test, and near zero when the hidden test renames the labels.
@@ -256,6 +550,7 @@ VARIANTS = {
         },
         "loses": {"test_fit"},
         "bypass": "learning from the images and labels fit is given, not from the whole data set",
+        "says": ["digits' own labels", "other data than its X and y"],
     },
     # Bypass: one order drawn from the key, then the same minibatches in every epoch.
     "fit_same_order": {
@@ -268,6 +563,7 @@ VARIANTS = {
         },
         "loses": {"test_fit"},
         "bypass": "a new order of the data in every epoch",
+        "says": ["same minibatches", "every epoch"],
     },
     # Bypass: scikit-learn's MLPClassifier learns, and its weights are copied into the model; no Optax step.
     "fit_sklearn_weights": {
@@ -284,6 +580,7 @@ VARIANTS = {
         },
         "loses": {"test_fit"},
         "bypass": "training the model with an Optax optimiser, not copying another library's weights",
+        "says": ["never showed the model a minibatch"],
     },
     # A learning rate too small to learn in 5 epochs: the loss hardly falls.
     "fit_learning_rate_too_low": {
@@ -291,6 +588,37 @@ VARIANTS = {
             "fit": _fit(learning_rate="1e-6"),
         },
         "loses": {"test_fit"},
+        "says": ["steps are too small", "learning rate"],
+    },
+    # Bypass: a fixed key inside fit, whatever key it is given: a new order each epoch, the same for every key.
+    "fit_key_ignored": {
+        "answers": {"fit": _fit(before="    key = jax.random.key(0)\n")},
+        "loses": {"test_fit"},
+        "bypass": "each epoch's order drawn from the key fit is given, not from a fixed key",
+        "says": ["not drawn from key"],
+    },
+    # Bypass: a slower optimiser made up for by four passes over the data in each "epoch".
+    "fit_many_passes": {
+        "answers": {
+            "fit": _fit(
+                learning_rate="1e-3",
+                epochs="    for epoch in range(epochs):\n"
+                "        losses = []\n"
+                "        for again in range(4):\n"
+                "            rows = np.asarray(jax.random.permutation(jax.random.fold_in(key, 4 * epoch + again), len(X)))[: len(X) // 32 * 32].reshape(-1, 32)\n"
+                "            losses += [step(model, optimizer, X[r], y[r]) for r in rows]\n"
+                "        history.append(float(jnp.mean(jnp.stack(losses))))\n",
+            ),
+        },
+        "loses": {"test_fit"},
+        "bypass": "90% in 5 epochs, each one pass over the data, not more passes",
+        "says": ["one pass over the data"],
+    },
+    # The step under jax.jit inside fit: it compiles and runs, but updates copies; the model never changes.
+    "fit_jax_jit_step": {
+        "answers": {"fit": _fit().replace("    @nnx.jit\n", "    @jax.jit\n")},
+        "loses": {"test_fit"},
+        "says": ["left its parameters unchanged", "nnx.jit"],
     },
     # Correct, written another way: nnx.Sequential; inject_hyperparams around adamw (its state nests Adam's);
     # a CheckpointManager (a numbered step folder) restoring into nnx.update.
@@ -356,5 +684,51 @@ VARIANTS = {
         "loses": set(),
         "alternative": "the cross-entropy from log_softmax by hand; fit with AdamW, batches of 64, the loss per epoch "
         "measured on the whole training set",
+    },
+    # Correct, another way: AdamW from Optax's parts (scale_by_adam, add_decayed_weights, scale_by_learning_rate);
+    # the state as a pure dict in a PyTreeCheckpointer, put back with nnx.replace_by_pure_dict.
+    "alternatives_adam_parts_pure_dict": {
+        "answers": {
+            "optimizer": "def make_optimizer(peak_value, total_steps):\n"
+            "    schedule = optax.warmup_cosine_decay_schedule(0.0, peak_value, total_steps // 10, total_steps)\n"
+            "    return optax.chain(optax.clip_by_global_norm(1.0), optax.scale_by_adam(), optax.add_decayed_weights(1e-2),\n"
+            "                       optax.scale_by_learning_rate(schedule))\n",
+            "checkpoint": "def save_checkpoint(model, directory):\n"
+            "    ocp.PyTreeCheckpointer().save(Path(directory).absolute(), nnx.to_pure_dict(nnx.state(model)))\n\n\n"
+            "def restore_checkpoint(directory, make_model):\n"
+            "    model = make_model()\n"
+            "    state = nnx.state(model)\n"
+            "    nnx.replace_by_pure_dict(state, ocp.PyTreeCheckpointer().restore(Path(directory).absolute()))\n"
+            "    nnx.update(model, state)\n"
+            "    return model\n",
+        },
+        "loses": set(),
+        "alternative": "AdamW from Optax's parts in the chain; the state saved as a pure dict by a PyTreeCheckpointer",
+    },
+    # Correct, another way: NNX's functional API, nnx.split and nnx.merge around a jax.jit step, then nnx.update;
+    # fit's order from NumPy's generator, seeded from the key.
+    "alternatives_functional_step_numpy_order": {
+        "answers": {
+            "train_step": "@jax.jit\n"
+            "def _pure_step(graphdef, state, X, y):\n"
+            "    model, optimizer = nnx.merge(graphdef, state)\n"
+            "    loss, grads = nnx.value_and_grad(lambda m: optax.softmax_cross_entropy_with_integer_labels(m(X), y).mean())(model)\n"
+            "    optimizer.update(model, grads)\n"
+            "    return loss, nnx.state((model, optimizer))\n\n\n"
+            "def train_step(model, optimizer, X, y):\n"
+            "    graphdef, state = nnx.split((model, optimizer))\n"
+            "    loss, state = _pure_step(graphdef, state, X, y)\n"
+            "    nnx.update((model, optimizer), state)\n"
+            "    return loss\n",
+            "fit": _fit(
+                epochs="    rng = np.random.default_rng(np.asarray(jax.random.key_data(key)).tolist())\n"
+                "    for epoch in range(epochs):\n"
+                "        rows = rng.permutation(len(X))[: len(X) // 32 * 32].reshape(-1, 32)\n"
+                "        history.append(float(jnp.mean(jnp.stack([step(model, optimizer, X[r], y[r]) for r in rows]))))\n"
+            ),
+        },
+        "loses": set(),
+        "alternative": "nnx.split and nnx.merge around a jax.jit step, then nnx.update; fit's order from a NumPy "
+        "generator seeded from the key",
     },
 }
