@@ -24,19 +24,16 @@ def test_every_test_cell_is_lost_by_some_wrong_variant(assignment):
     assert _test_cells(assignment) - lost == set()
 
 
-# Sets whose every wrong variant names the words its failure must show (`says`); issue #29 asks it of all 14.
-NAMED_CAUSES = {"10_pytrees", "11_custom_derivatives", "12_control_flow"}
-
-
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_what_a_variant_says_its_failure_names_is_well_formed(assignment):
-    """`says` is a list of words for every test the variant loses, or such lists by test; the autograde test
-    (each_failure_names_its_cause) holds the graded notebook and the self-check to it."""
+    """Every wrong variant says what its failure must name: a list of words for every test it loses, or such
+    lists by test; the autograde test (each_failure_names_its_cause) holds the graded notebook and the
+    self-check to it."""
     wrong = []
     for name, variant in VARIANTS[assignment].items():
         says = variant.get("says")
         if says is None:
-            if assignment in NAMED_CAUSES and variant["loses"]:
+            if variant["loses"]:
                 wrong.append(f"{name}: says nothing of what its failure must name")
             continue
         by_test = says if isinstance(says, dict) else dict.fromkeys(variant["loses"], says)

@@ -7,6 +7,7 @@ VARIANTS = {
             "predict": "def predict(params, X):\n    return jax.vmap(forward_one, in_axes=(None, 0))(params, X)[:, :2]\n"
         },
         "loses": {"test_predict"},
+        "says": ["hidden input", "shape"],
     },
     # Bypass: a Python loop over the rows instead of vmap: right values, but the traced program
     # holds one copy of the network per example (and so does every jitted step built on it).
@@ -14,6 +15,7 @@ VARIANTS = {
         "answers": {"predict": "def predict(params, X):\n    return jnp.stack([forward_one(params, x) for x in X])\n"},
         "loses": {"test_predict"},
         "bypass": "a batch computed at once (vmap), not a Python loop over the rows",
+        "says": ["jax.vmap"],
     },
     # Correct, another way: the forward pass batched by hand, a matrix of rows through each layer.
     "predict_batched_by_hand": {
@@ -36,6 +38,13 @@ VARIANTS = {
         },
         # Fast but wrong: the speed cell's hidden test checks the timed function's result too.
         "loses": {"test_epoch", "test_epoch_compiles_once", "test_fit", "test_speed", "test_step"},
+        "says": {
+            "test_step": ["differs"],
+            "test_epoch": ["below the starting loss"],
+            "test_fit": ["90% is needed"],
+            "test_epoch_compiles_once": ["make the values right first"],
+            "test_speed": ["make the values right first"],
+        },
     },
     # Bypass: the right step, not jitted: every operation dispatched from Python. Problem 2 asks
     # for it jitted (check_jitted), Problem 5 times it.
@@ -47,6 +56,7 @@ VARIANTS = {
         },
         "loses": {"test_step", "test_speed"},
         "bypass": "a step jitted as a whole, compiled once",
+        "says": {"test_step": ["not jitted", "@jax.jit"], "test_speed": ["@jax.jit"]},
     },
     # Correct but slow: a new jitted function, so a compilation, on every call.
     "step_jit_every_call": {
@@ -57,6 +67,10 @@ VARIANTS = {
             "    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss\n",
         },
         "loses": {"test_step", "test_speed"},
+        "says": {
+            "test_step": ["not jitted"],
+            "test_speed": ["a jax.jit created inside the function compiles on every call"],
+        },
     },
     # Correct, another way: the loss and the gradient in two calls, each layer's dict updated by hand.
     "step_grad_then_loss": {
@@ -83,6 +97,7 @@ VARIANTS = {
             "    return params, jnp.mean(jnp.stack(losses))\n",
         },
         "loses": {"test_epoch_compiles_once"},
+        "says": ["not jitted"],
     },
     # Right values, but the epoch is compiled again on every call.
     "epoch_jit_every_call": {
@@ -98,6 +113,7 @@ VARIANTS = {
             "    return jax.jit(epoch)(params, X, y, key)\n",
         },
         "loses": {"test_epoch_compiles_once"},
+        "says": ["compiled 3 times", "@jax.jit once"],
     },
     # Never shuffles: another key gives the same epoch, and the values differ from the recipe.
     "epoch_no_shuffle": {
@@ -111,6 +127,7 @@ VARIANTS = {
             "    return params, jnp.mean(losses)\n",
         },
         "loses": {"test_epoch", "test_epoch_compiles_once"},
+        "says": {"test_epoch": ["differs"], "test_epoch_compiles_once": ["make the values right first"]},
     },
     # Bypass: jit around a Python loop over minibatches, one copy of the step per minibatch.
     "epoch_unrolled_under_jit": {
@@ -128,6 +145,7 @@ VARIANTS = {
         },
         "loses": {"test_epoch_compiles_once"},
         "bypass": "an epoch compiled once, looping with lax.scan",
+        "says": ["jax.lax.scan"],
     },
     # Starts every epoch from the initial params: ten epochs train as much as one.
     "fit_forgets_params": {
@@ -140,6 +158,7 @@ VARIANTS = {
             "    return trained\n",
         },
         "loses": {"test_fit"},
+        "says": ["previous epoch's params"],
     },
     # Bypass: params trained once on the notebook's own data, returned whatever fit is given:
     # accurate on any rings, but not trained by the loop on the data passed in.
@@ -157,6 +176,7 @@ VARIANTS = {
         },
         "loses": {"test_fit"},
         "bypass": "the training loop itself, on the data and key given",
+        "says": ["follow the recipe"],
     },
     # Correct, another way: the epochs in a lax.fori_loop, params as its carry.
     "fit_fori_loop": {
@@ -168,5 +188,78 @@ VARIANTS = {
         },
         "loses": set(),
         "alternative": "jax.lax.fori_loop over the epochs instead of a Python loop",
+    },
+    # The classic mistakes (issue #35): what each costs, and the words that name it.
+    # The gradient of the per-example losses, a vector: there is no scalar to differentiate.
+    "step_grad_of_per_example_losses": {
+        "answers": {
+            "step": "@jax.jit\n"
+            "def train_step(params, X, y, lr):\n"
+            "    losses = lambda p: jax.vmap(loss_one, in_axes=(None, 0, 0))(p, X, y)\n"
+            "    loss, grads = jax.value_and_grad(losses)(params)\n"
+            "    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss\n",
+        },
+        "loses": {"test_epoch", "test_epoch_compiles_once", "test_fit", "test_speed", "test_step"},
+        "says": ["scalar-output"],
+    },
+    # Harmless here: NumPy's in-place update of each layer (layer[name] -= ...) inside jit. The dicts are
+    # jit's own copies, and -= on a JAX array makes a new one: the caller's params are untouched.
+    "step_in_place_update": {
+        "answers": {
+            "step": "@jax.jit\n"
+            "def train_step(params, X, y, lr):\n"
+            "    loss, grads = jax.value_and_grad(loss_fn)(params, X, y)\n"
+            "    for layer, g in zip(params, grads):\n"
+            "        for name in layer:\n"
+            "            layer[name] -= lr * g[name]\n"
+            "    return params, loss\n",
+        },
+        "loses": set(),
+    },
+    # A side effect under jit: each minibatch's loss appended to a list inside the scan, then read outside it.
+    "epoch_losses_appended_in_scan": {
+        "answers": {
+            "epoch": "@jax.jit\n"
+            "def train_epoch(params, X, y, key, lr):\n"
+            "    perm = jax.random.permutation(key, X.shape[0])\n"
+            "    batches = X.shape[0] // BATCH\n"
+            "    Xb = X[perm][: batches * BATCH].reshape(batches, BATCH, -1)\n"
+            "    yb = y[perm][: batches * BATCH].reshape(batches, BATCH)\n"
+            "    losses = []\n\n"
+            "    def body(p, batch):\n"
+            "        p, loss = train_step(p, *batch, lr)\n"
+            "        losses.append(loss)\n"
+            "        return p, None\n\n"
+            "    params, _ = jax.lax.scan(body, params, (Xb, yb))\n"
+            "    return params, jnp.mean(jnp.stack(losses))\n",
+        },
+        "loses": {"test_epoch", "test_epoch_compiles_once", "test_fit"},
+        "says": ["unexpected tracer", "must be pure"],
+    },
+    # The parent key used again after splitting it: the parameters drawn from key itself.
+    "fit_parent_key_after_split": {
+        "answers": {
+            "fit": "def fit(key, X, y, epochs):\n"
+            "    init_key, shuffle_key = jax.random.split(key)\n"
+            "    params = init_mlp(key, SIZES)\n"
+            "    for epoch in range(epochs):\n"
+            "        params, _ = train_epoch(params, X, y, jax.random.fold_in(shuffle_key, epoch), 0.5)\n"
+            "    return params\n",
+        },
+        "loses": {"test_fit"},
+        "says": ["never use key itself again after splitting it"],
+    },
+    # One shuffle key for every epoch: every epoch sees the minibatches in the same order.
+    "fit_reuses_shuffle_key": {
+        "answers": {
+            "fit": "def fit(key, X, y, epochs):\n"
+            "    init_key, shuffle_key = jax.random.split(key)\n"
+            "    params = init_mlp(init_key, SIZES)\n"
+            "    for epoch in range(epochs):\n"
+            "        params, _ = train_epoch(params, X, y, shuffle_key, 0.5)\n"
+            "    return params\n",
+        },
+        "loses": {"test_fit"},
+        "says": ["jax.random.fold_in(shuffle_key, e)"],
     },
 }
