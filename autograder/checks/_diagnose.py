@@ -42,22 +42,31 @@ def _from_jax(error: BaseException) -> bool:
     """Whether `error` is one of JAX's, or was raised inside JAX's code."""
     if type(error).__module__.split(".")[0] in ("jax", "jaxlib"):
         return True
-    tb = error.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb is not None and f"{os.sep}jax{os.sep}" in tb.tb_frame.f_code.co_filename
+    *_, innermost = (None, *walk(error.__traceback__))
+    return innermost is not None and f"{os.sep}jax{os.sep}" in innermost.tb_frame.f_code.co_filename
 
 
 _SECTION = re.compile(r"""section\s*=\s*["'](\d\d)#""")
 _FOLDER = re.compile(r"(?:^|[/\\])(\d\d)_[a-z]")
 
 
+def is_cell(filename: str) -> bool:
+    """Whether code comes from a notebook cell (IPython files its cells as ipykernel_*/*.py)."""
+    return "ipykernel_" in filename or filename.startswith("<ipython-input")
+
+
+def walk(tb: types.TracebackType | None) -> Iterator[types.TracebackType]:
+    """The entries of traceback `tb`, outermost first."""
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+
+
 def _cells(frames: Iterable[types.FrameType]) -> Iterator[str]:
-    """The source of each notebook cell among `frames` (IPython files its cells as ipykernel_*/*.py)."""
+    """The source of each notebook cell among `frames`."""
     for frame in frames:
-        name = frame.f_code.co_filename
-        if "ipykernel_" in name or name.startswith("<ipython-input"):
-            yield "".join(linecache.getlines(name))
+        if is_cell(frame.f_code.co_filename):
+            yield "".join(linecache.getlines(frame.f_code.co_filename))
 
 
 def _stack() -> Iterator[types.FrameType]:
@@ -72,7 +81,7 @@ def current_set(tb: types.TracebackType | None = None, section: str | None = Non
     (in `tb`, else on the stack), else the notebook's name (JupyterLab's JPY_SESSION_NAME) or folder."""
     if section and re.match(r"\d\d#", section):
         return section[:2]
-    frames = _stack() if tb is None else (entry.tb_frame for entry in _walk(tb))
+    frames = _stack() if tb is None else (entry.tb_frame for entry in walk(tb))
     for source in _cells(frames):
         found = _SECTION.search(source)
         if found:
@@ -82,12 +91,6 @@ def current_set(tb: types.TracebackType | None = None, section: str | None = Non
         if found:
             return found.group(1)
     return None
-
-
-def _walk(tb: types.TracebackType | None) -> Iterator[types.TracebackType]:
-    while tb is not None:
-        yield tb
-        tb = tb.tb_next
 
 
 def explained(error: BaseException, tb: types.TracebackType | None = None) -> bool:

@@ -16,7 +16,7 @@ import sys
 import types
 from pathlib import Path
 
-from ._diagnose import explained
+from ._diagnose import explained, is_cell, walk
 from ._errors import CheckFailed
 
 _OURS = str(Path(__file__).resolve().parents[1])
@@ -45,24 +45,16 @@ def without_our_frames(tb: types.TracebackType | None) -> types.TracebackType | 
 def _test_line(tb: types.TracebackType | None) -> str:
     """`line N: <code>` of the outermost notebook cell frame in `tb`: the test cell's own line, also when a
     helper defined above it raised (empty if none)."""
-    while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        if "ipykernel_" in name or name.startswith("<ipython-input"):
-            return f"line {tb.tb_lineno}: {linecache.getline(name, tb.tb_lineno).strip()}"
-        tb = tb.tb_next
+    for entry in walk(tb):
+        name = entry.tb_frame.f_code.co_filename
+        if is_cell(name):
+            return f"line {entry.tb_lineno}: {linecache.getline(name, entry.tb_lineno).strip()}"
     return ""
 
 
-def _innermost_file(tb: types.TracebackType | None) -> str:
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb.tb_frame.f_code.co_filename if tb is not None else ""
-
-
-def _innermost(tb: types.TracebackType | None) -> str:
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    return tb.tb_frame.f_code.co_name if tb is not None else ""
+def _innermost(tb: types.TracebackType | None) -> types.CodeType | None:
+    *_, last = (None, *walk(tb))
+    return last.tb_frame.f_code if last is not None else None
 
 
 # Names an answer cell was to define when it raised NotImplementedError: a later NameError is no typo.
@@ -89,9 +81,10 @@ def _not_answered(value: BaseException, tb: types.TracebackType | None) -> None:
     """Say "not answered yet", by name, for an answer still raising NotImplementedError, and for the NameError
     of what its cell would have defined."""
     if isinstance(value, NotImplementedError) and not str(value):
-        where = _innermost(tb)
+        code = _innermost(tb)
+        where = code.co_name if code is not None else "<module>"
         if where == "<module>":  # the cell's own top level: what it would have bound is not there
-            names = _bound_by("".join(linecache.getlines(_innermost_file(tb))))
+            names = _bound_by("".join(linecache.getlines(code.co_filename))) if code is not None else set()
             _unanswered.update(names)
             where = ", ".join(sorted(names)) or "this cell"
         else:
