@@ -48,6 +48,8 @@ def test_elements_where_a_fill_value_was_expected_are_a_clamped_index():
     message = _message(x[jnp.array([0, 2, 3, -1])], jnp.array([10.0, 30.0, -1.0, -1.0]))
     assert "clamps" in message and "jnp.where(valid" in message
     assert "clamps" not in _message(jnp.array([10.0, 30.0, 0.0, 0.0]), jnp.array([10.0, 30.0, -1.0, -1.0]))
+    # One count off (a repeated bin written once) is no clamp.
+    assert "clamps" not in _message(jnp.array([1, 1, 1]), jnp.array([1, 1, 2]))
 
 
 def test_float64_is_told_apart_numpy_from_x64():
