@@ -52,8 +52,10 @@ def value_symptom(got: np.ndarray, want: np.ndarray, bad: np.ndarray, scale: flo
             how = f"{times} times the expected values" if ratio > 1 else f"1/{times} of the expected values"
             return SYMPTOMS["devices" if devices else "batch"], f"It is exactly {how} at every position."
     wanted = want[bad]
-    # One fill value at two or more places (a single wrong position is as often a miscount as a clamp).
-    if bad.all() or bad.sum() < 2 or not np.all(wanted == wanted.flat[0]) or np.any(got[bad] == wanted.flat[0]):
+    if bad.all() or not np.all(wanted == wanted.flat[0]) or np.any(got[bad] == wanted.flat[0]):
+        return None
+    # A fill value is expected at two or more places (one wrong count alone is as often a miscount as a clamp).
+    if np.count_nonzero(want == wanted.flat[0]) < 2:
         return None
     if np.all(np.isin(got[bad], got[~bad])):
         return SYMPTOMS["clamped"], "Where one fill value is expected, it holds values that appear elsewhere in it."

@@ -50,6 +50,8 @@ def test_elements_where_a_fill_value_was_expected_are_a_clamped_index():
     assert "clamps" not in _message(jnp.array([10.0, 30.0, 0.0, 0.0]), jnp.array([10.0, 30.0, -1.0, -1.0]))
     # One count off (a repeated bin written once) is no clamp.
     assert "clamps" not in _message(jnp.array([1, 1, 1]), jnp.array([1, 1, 2]))
+    # One place wrong where the fill value is also expected elsewhere (a negative index that wraps) is a clamp.
+    assert "clamps" in _message(jnp.array([10.0, 30.0, -1.0, 30.0]), jnp.array([10.0, 30.0, -1.0, -1.0]))
 
 
 def test_float64_is_told_apart_numpy_from_x64():
