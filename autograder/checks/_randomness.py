@@ -55,15 +55,27 @@ def check_reproducible(
     `other_key` and two keys folded from it.
     """
     what = name_of(f, what)
-    first = jax.block_until_ready(f(key, *args))
-    confirm(first, works, what=what, section=section)
-    first = jax.tree.map(np.asarray, first)
+    answer = jax.block_until_ready(f(key, *args))
+    first = jax.tree.map(np.asarray, answer)
 
     def same(a: Any, b: Any) -> bool:
         la, lb = jax.tree.leaves(a), jax.tree.leaves(b)
         return len(la) == len(lb) and all(
             x.shape == y.shape and np.array_equal(x, y, equal_nan=True) for x, y in zip(la, lb, strict=False)
         )
+
+    # A key that is not used is the cause of any wrong value it comes with: said before the values.
+    if all(
+        same(first, jax.tree.map(np.asarray, f(k, *args)))
+        for k in (other_key, jax.random.fold_in(other_key, 1), jax.random.fold_in(other_key, 2))
+    ):
+        raise CheckFailed(
+            f"{what} gave the same answer for three different keys: it does not use its key.",
+            hint="draw the random numbers from the key that is passed in (a shuffle too: "
+            "jax.random.permutation(key, n)).",
+            section=section,
+        )
+    confirm(answer, works, what=what, section=section)
 
     def again() -> Any:
         # Traced anew, as in a new session: a value read while tracing (the clock, np.random) then differs.
@@ -75,15 +87,6 @@ def check_reproducible(
             f"{what} gave different answers for the same key, so its results cannot be reproduced.",
             hint="draw every random number from the key argument with jax.random (not np.random, not the "
             "clock, not a key kept outside the function); a value read while tracing changes in every session.",
-            section=section,
-        )
-    if all(
-        same(first, jax.tree.map(np.asarray, f(k, *args)))
-        for k in (other_key, jax.random.fold_in(other_key, 1), jax.random.fold_in(other_key, 2))
-    ):
-        raise CheckFailed(
-            f"{what} gave the same answer for three different keys: it does not use its key.",
-            hint="draw the random numbers from the key that is passed in.",
             section=section,
         )
 

@@ -66,10 +66,17 @@ def test_reproducible_catches_hidden_state_and_an_ignored_key():
         )
 
 
+def test_an_ignored_key_is_named_before_the_wrong_values_it_gives():
+    """An epoch that never shuffles gives other values than the reference: the cause is the unused key."""
+    with pytest.raises(ag.CheckFailed, match="does not use its key") as info:
+        ag.check_reproducible(lambda key: jnp.arange(3.0), jax.random.key(0), jax.random.key(1), works="no/such/id")
+    assert "jax.random.permutation" in str(info.value)
+
+
 def test_reproducible_catches_state_that_agrees_twice_by_chance():
     """An estimate that ignores its key coincides with itself now and then (about 1 in 60 for 2000
     points): one repeat would pass it; the third call here differs."""
-    answers = iter([3.14, 3.14, 3.14, 3.1])
+    answers = iter([3.14, 3.0, 3.2, 3.3, 3.14, 3.14, 3.1])  # the key, three other keys, the key again
     with pytest.raises(ag.CheckFailed, match="different answers for the same key"):
         ag.check_reproducible(lambda key: next(answers), jax.random.key(0), jax.random.key(1), works=ANY_VALUE)
 
