@@ -203,19 +203,23 @@ def check_speedup(
             best = measured
         # Re-measuring guards a good answer against a noisy moment; noise never cost a good answer
         # a factor of three (docs/guide/checks.md), and each try costs seconds.
-        if best.ratio >= required or measured.cut_short or best.ratio < required / 3:
+        if best.ratio >= required or measured.cut_short or best.ratio < required / 3 or best.candidate_compiles:
             break
     assert best is not None
+    if best.candidate_compiles:
+        # A failure however fast it ran: compiling is then part of every call, so the ratio would measure how fast
+        # this machine compiles (or finds a compiled program in a cache), not the program.
+        raise CheckFailed(
+            f"{what} compiled {best.candidate_compiles} times while it was timed, after its warm-up calls: a "
+            "jax.jit created inside the function compiles on every call, and so does an argument marked static "
+            "whose value changes (every timed call gets slightly different input values).",
+            hint="create the jitted function once, outside the function that is called (at module level), and "
+            "mark static only arguments that take few values.",
+            section=section,
+        )
     if best.ratio >= required:
         return None
     verdict = _verdict(best, required, what=what, against=against, budget_seconds=budget_seconds)
-    if best.candidate_compiles:
-        # Why an answer that looked fast in the notebook can be slow here.
-        verdict += (
-            f". It compiled {best.candidate_compiles} times while it was timed, after its warm-up calls: a jax.jit "
-            "created inside the function compiles on every call, and so does an argument marked static whose value "
-            "changes (every timed call gets slightly different input values)"
-        )
     if timing_mode() == "advisory":
         print(f"Timing is advisory on this machine, so no points depend on it: {verdict}.")
         return None
