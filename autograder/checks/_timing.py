@@ -166,6 +166,20 @@ def _verdict(best: Speedup, required: float, *, what: str, against: str, budget_
     return verdict
 
 
+def _refuse_compiling_while_timed(best: Speedup, *, what: str, section: str | None) -> None:
+    """A failure however fast it ran: compiling is then part of every call, so the ratio would measure how fast
+    this machine compiles (or finds a compiled program in a cache), not the program."""
+    if best.candidate_compiles:
+        raise CheckFailed(
+            f"{what} compiled {best.candidate_compiles} times while it was timed, after its warm-up calls: a "
+            "jax.jit created inside the function compiles on every call, and so does an argument marked static "
+            "whose value changes (every timed call gets slightly different input values).",
+            hint="create the jitted function once, outside the function that is called (at module level), and "
+            "mark static only arguments that take few values.",
+            section=section,
+        )
+
+
 def check_speedup(
     candidate: Callable,
     baseline: Callable,
@@ -206,17 +220,7 @@ def check_speedup(
         if best.ratio >= required or measured.cut_short or best.ratio < required / 3 or best.candidate_compiles:
             break
     assert best is not None
-    if best.candidate_compiles:
-        # A failure however fast it ran: compiling is then part of every call, so the ratio would measure how fast
-        # this machine compiles (or finds a compiled program in a cache), not the program.
-        raise CheckFailed(
-            f"{what} compiled {best.candidate_compiles} times while it was timed, after its warm-up calls: a "
-            "jax.jit created inside the function compiles on every call, and so does an argument marked static "
-            "whose value changes (every timed call gets slightly different input values).",
-            hint="create the jitted function once, outside the function that is called (at module level), and "
-            "mark static only arguments that take few values.",
-            section=section,
-        )
+    _refuse_compiling_while_timed(best, what=what, section=section)
     if best.ratio >= required:
         return None
     verdict = _verdict(best, required, what=what, against=against, budget_seconds=budget_seconds)

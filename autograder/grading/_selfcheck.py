@@ -37,6 +37,17 @@ from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
 # --- running ----------------------------------------------------------------------------------
 
 
+def compilation_cache(env) -> dict[str, str]:
+    """JAX's persistent compilation cache for this user's checks (each compiles much the same programs),
+    unless `env` names one. No verdict depends on it: a compilation found there still counts as one, and an
+    answer compiling while timed fails. Grading has none: one student's code could change another's programs.
+    """
+    if env.get("JAX_COMPILATION_CACHE_DIR"):
+        return {}
+    cache = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "jax-course" / "compilation"
+    return {"JAX_COMPILATION_CACHE_DIR": str(cache), "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
+
+
 def find_course(notebook: Path) -> tuple[Path | None, str]:
     """The course checkout holding the notebook's source, and the assignment id."""
     assignment = notebook.stem
@@ -176,7 +187,13 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     # Hidden inputs from the public seed, compared with the package's references recorded with it, whatever
     # the shell sets: grading draws them from the course's own seed (`_seed.py`), which students never see.
-    env = {**os.environ, TIMING: mode, "PATH": path, GRADER_SEED: str(DEFAULT_SEED)}
+    env = {
+        **os.environ,
+        TIMING: mode,
+        "PATH": path,
+        GRADER_SEED: str(DEFAULT_SEED),
+        **compilation_cache(env=os.environ),
+    }
     env.pop(REFERENCES, None)
     _nursery.warm_up(env)  # while this process imports nbgrader
     root, assignment = find_course(notebook)

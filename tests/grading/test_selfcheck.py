@@ -165,3 +165,19 @@ def test_check_my_work_in_a_notebook_shows_its_report_once_as_a_table(tmp_path):
     table = outputs[1].data["text/html"]
     assert table.count("<strong>FAILED</strong>") >= 4 and "not answered yet" in table
     assert outputs[1].data["text/plain"].startswith("<self-check of")  # one line, never a dataclass dump
+
+
+@pytest.mark.grading
+def test_a_second_check_compiles_from_the_users_cache_and_gives_the_same_report(tmp_path, monkeypatch):
+    """Repeated checks load what the first compiled, from a cache of the user's own; the verdicts do not change."""
+    monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR", raising=False)  # the grading tier's own cache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    answers = {**solution_sources(ASSIGNMENT), **VARIANTS[ASSIGNMENT]["affine_hardcoded"]["answers"]}
+    path = answered(ASSIGNMENT, answers, tmp_path / "notebook.ipynb")
+    first = [(r.test, r.passed) for r in check_notebook(path).results]
+    cache = tmp_path / "cache" / "jax-course" / "compilation"
+    entries = set(cache.iterdir())
+    assert entries, "the first check left nothing in the user's compilation cache"
+    assert [(r.test, r.passed) for r in check_notebook(path).results] == first
+    assert set(cache.iterdir()) == entries, "the second check compiled programs the first had cached"
+    assert ("test_affine", False) in first
