@@ -9,27 +9,42 @@ _EACH_EPOCH_A_NEW_ORDER = (
 )
 
 
-# Set 14's TinyCNN forward pass in NumPy: 3x3 'SAME' convolutions as sums over the nine shifted images, the 2x2 average
-# pool as a mean over reshaped blocks.
-_NUMPY_FORWARD = (
-    "def _numpy_forward(k1, b1, k2, b2, kh, bh, x):\n"
-    "    def conv(x, k, b):\n"
-    "        p = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))\n"
-    "        patches = np.stack([p[:, i:i + 8, j:j + 8, :] for i in range(3) for j in range(3)], axis=3)\n"
-    "        return np.einsum('bhwpc,pco->bhwo', patches, k.reshape(9, k.shape[2], k.shape[3])) + b\n\n"
-    "    x = np.maximum(conv(x, k1, b1), 0.0)\n"
-    "    x = np.maximum(conv(x, k2, b2), 0.0)\n"
-    "    x = x.reshape(x.shape[0], 4, 2, 4, 2, -1).mean(axis=(2, 4))\n"
-    "    return (x.reshape(x.shape[0], -1) @ kh + bh).astype(np.float32)\n\n\n"
+# Set 14's ResidualBlock as the exercise asks, for the variants that change only the model.
+_BLOCK = (
+    "class ResidualBlock(nnx.Module):\n"
+    "    def __init__(self, width, *, rngs):\n"
+    "        self.norm = nnx.LayerNorm(width, rngs=rngs)\n"
+    "        self.linear = nnx.Linear(width, width, rngs=rngs)\n\n"
+    "    def __call__(self, x):\n"
+    "        return x + self.linear(jax.nn.relu(self.norm(x)))\n\n\n"
 )
 
-# Set 14's TinyCNN constructor as the exercise asks, for the variants that change only the forward pass.
-_LAYERS = (
-    "class TinyCNN(nnx.Module):\n"
-    "    def __init__(self, channels, classes, *, rngs):\n"
-    "        self.conv1 = nnx.Conv(1, channels, (3, 3), rngs=rngs)\n"
-    "        self.conv2 = nnx.Conv(channels, 2 * channels, (3, 3), rngs=rngs)\n"
-    "        self.head = nnx.Linear(4 * 4 * 2 * channels, classes, rngs=rngs)\n\n"
+# Set 14's ResidualMLP: its constructor's body (`init`) and its forward pass (`call`), as the exercise asks by default.
+_MODEL_INIT = (
+    "        self.embed = nnx.Linear(64, width, rngs=rngs)\n"
+    "        self.blocks = nnx.List([ResidualBlock(width, rngs=rngs) for _ in range(depth)])\n"
+    "        self.head = nnx.Linear(width, classes, rngs=rngs)\n"
+)
+_MODEL_CALL = (
+    "    def __call__(self, x):\n"
+    "        x = self.embed(x.reshape(x.shape[0], -1))\n"
+    "        for block in self.blocks:\n"
+    "            x = block(x)\n"
+    "        return self.head(x)\n"
+)
+
+
+def _model(init: str = _MODEL_INIT, call: str = _MODEL_CALL) -> str:
+    return (
+        "class ResidualMLP(nnx.Module):\n    def __init__(self, width, depth, classes, *, rngs):\n" + init + "\n" + call
+    )
+
+
+# Set 14's ResidualBlock computed in NumPy from the block's arrays: LayerNorm (epsilon 1e-6), ReLU, the linear layer.
+_NUMPY_BLOCK = (
+    "def _numpy_block(scale, bias, kernel, linear_bias, x):\n"
+    "    h = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6) * scale + bias\n"
+    "    return (x + np.maximum(h, 0.0) @ kernel + linear_bias).astype(np.float32)\n\n\n"
 )
 
 
@@ -48,129 +63,157 @@ def _fit(*, before: str = "", learning_rate: str = "1e-2", epochs: str = _EACH_E
 
 
 VARIANTS = {
-    # The convolutions without their biases: two parameters missing.
-    "cnn_no_bias": {
+    # The block returns its layers' output without adding its input: no skip connection.
+    "residual_no_skip": {
         "answers": {
-            "cnn": "class TinyCNN(nnx.Module):\n"
-            "    def __init__(self, channels, classes, *, rngs):\n"
-            "        self.conv1 = nnx.Conv(1, channels, (3, 3), use_bias=False, rngs=rngs)\n"
-            "        self.conv2 = nnx.Conv(channels, 2 * channels, (3, 3), use_bias=False, rngs=rngs)\n"
-            "        self.head = nnx.Linear(4 * 4 * 2 * channels, classes, rngs=rngs)\n\n"
-            "    def __call__(self, x):\n"
-            "        x = jax.nn.relu(self.conv1(x))\n"
-            "        x = jax.nn.relu(self.conv2(x))\n"
-            "        x = nnx.avg_pool(x, (2, 2), strides=(2, 2))\n"
-            "        return self.head(x.reshape(x.shape[0], -1))\n",
+            "residual": _BLOCK.replace("return x + self.linear(", "return self.linear(") + _model(),
         },
-        "loses": {"test_cnn"},
-        "says": ["nnx.Param shapes", "with biases"],
+        "loses": {"test_residual"},
+        "says": ["without adding its input"],
     },
-    # The head created first: it draws the first key from rngs, so every layer gets another key.
-    "cnn_rngs_order": {
+    # The normalisation after the sum (a "post-norm" block): another function than the exercise's.
+    "residual_post_norm": {
         "answers": {
-            "cnn": "class TinyCNN(nnx.Module):\n"
-            "    def __init__(self, channels, classes, *, rngs):\n"
-            "        self.head = nnx.Linear(4 * 4 * 2 * channels, classes, rngs=rngs)\n"
-            "        self.conv1 = nnx.Conv(1, channels, (3, 3), rngs=rngs)\n"
-            "        self.conv2 = nnx.Conv(channels, 2 * channels, (3, 3), rngs=rngs)\n\n"
-            "    def __call__(self, x):\n"
-            "        x = jax.nn.relu(self.conv1(x))\n"
-            "        x = jax.nn.relu(self.conv2(x))\n"
-            "        x = nnx.avg_pool(x, (2, 2), strides=(2, 2))\n"
-            "        return self.head(x.reshape(x.shape[0], -1))\n",
+            "residual": _BLOCK.replace(
+                "return x + self.linear(jax.nn.relu(self.norm(x)))", "return self.norm(x + self.linear(jax.nn.relu(x)))"
+            )
+            + _model(),
         },
-        "loses": {"test_cnn"},
-        "says": ["in this order", "draws the next key from rngs"],
+        "loses": {"test_residual"},
+        "says": ["x + linear(relu(norm(x)))"],
     },
-    # Bypass: a pure-JAX function with the same initialisers and keys: the right logits, but no
-    # nnx.Module, so nothing of Flax's (nnx.state, nnx.Optimizer, checkpoints of its state) applies.
-    "cnn_pure_jax": {
+    # One block put in the list depth times: the blocks share their parameters.
+    "residual_shared_block": {
         "answers": {
-            "cnn": "def TinyCNN(channels, classes, *, rngs):\n"
+            "residual": _BLOCK
+            + _model(
+                init="        self.embed = nnx.Linear(64, width, rngs=rngs)\n"
+                "        block = ResidualBlock(width, rngs=rngs)\n"
+                "        self.blocks = nnx.List([block] * depth)\n"
+                "        self.head = nnx.Linear(width, classes, rngs=rngs)\n"
+            ),
+        },
+        "loses": {"test_residual"},
+        "says": ["one per block", "parameters of its own"],
+    },
+    # The head created first: it draws the first keys from rngs, so every layer gets other keys.
+    "residual_rngs_order": {
+        "answers": {
+            "residual": _BLOCK
+            + _model(
+                init="        self.head = nnx.Linear(width, classes, rngs=rngs)\n"
+                "        self.embed = nnx.Linear(64, width, rngs=rngs)\n"
+                "        self.blocks = nnx.List([ResidualBlock(width, rngs=rngs) for _ in range(depth)])\n"
+            ),
+        },
+        "loses": {"test_residual"},
+        "says": ["in this order"],
+    },
+    # The blocks in a plain Python list: Flax refuses the model as it is built.
+    "residual_plain_list": {
+        "answers": {
+            "residual": _BLOCK + _model(init=_MODEL_INIT.replace("nnx.List([", "list([")),
+        },
+        "loses": {"test_residual"},
+        "says": ["raised ValueError", "nnx.List"],
+    },
+    # Bypass: closures over arrays from the same initialisers and keys, no nnx.Module: nothing of Flax's (nnx.state,
+    # nnx.Optimizer, checkpoints of its state) applies.
+    "residual_pure_jax": {
+        "answers": {
+            "residual": "def _layer_norm(x):\n"
+            "    return (x - x.mean(-1, keepdims=True)) / jnp.sqrt(x.var(-1, keepdims=True) + 1e-6)\n\n\n"
+            "def ResidualBlock(width, *, rngs):\n"
+            "    rngs.params(), rngs.params()  # the keys LayerNorm's scale and bias would draw\n"
+            "    kernel = jax.nn.initializers.lecun_normal()(rngs.params(), (width, width))\n"
+            "    rngs.params()\n"
+            "    return lambda x: x + jax.nn.relu(_layer_norm(x)) @ kernel\n\n\n"
+            "def ResidualMLP(width, depth, classes, *, rngs):\n"
             "    init = jax.nn.initializers.lecun_normal()\n"
-            "    k1 = init(rngs.params(), (3, 3, 1, channels))\n"
-            "    k2 = init(rngs.params(), (3, 3, channels, 2 * channels))\n"
-            "    k3 = init(rngs.params(), (32 * channels, classes))\n\n"
-            "    def conv(x, k):\n"
-            "        return jax.lax.conv_general_dilated(x, k, (1, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))\n\n"
+            "    embed = init(rngs.params(), (64, width))\n"
+            "    rngs.params()\n"
+            "    blocks = [ResidualBlock(width, rngs=rngs) for _ in range(depth)]\n"
+            "    head = init(rngs.params(), (width, classes))\n\n"
             "    def model(x):\n"
-            "        x = jax.nn.relu(conv(jax.nn.relu(conv(x, k1)), k2))\n"
-            "        x = jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 2, 2, 1), (1, 2, 2, 1), 'VALID') / 4\n"
-            "        return x.reshape(x.shape[0], -1) @ k3\n\n"
+            "        x = x.reshape(x.shape[0], -1) @ embed\n"
+            "        for block in blocks:\n"
+            "            x = block(x)\n"
+            "        return x @ head\n\n"
             "    return model\n",
         },
-        "loses": {"test_cnn"},
-        "bypass": "an nnx.Module whose layers own nnx.Params, not a closure over arrays",
+        "loses": {"test_residual"},
+        "bypass": "nnx.Modules whose layers own nnx.Params, not closures over arrays",
         "says": ["not an nnx.Module"],
     },
     # Bypass: every layer made from a fixed nnx.Rngs(0), whatever rngs is given: right on the visible test's seed 0,
     # and the same model for every seed.
-    "cnn_fixed_seed": {
+    "residual_fixed_seed": {
         "answers": {
-            "cnn": "class TinyCNN(nnx.Module):\n"
-            "    def __init__(self, channels, classes, *, rngs):\n"
-            "        rngs = nnx.Rngs(0)\n"
-            "        self.conv1 = nnx.Conv(1, channels, (3, 3), rngs=rngs)\n"
-            "        self.conv2 = nnx.Conv(channels, 2 * channels, (3, 3), rngs=rngs)\n"
-            "        self.head = nnx.Linear(4 * 4 * 2 * channels, classes, rngs=rngs)\n\n"
-            "    def __call__(self, x):\n"
-            "        x = jax.nn.relu(self.conv1(x))\n"
-            "        x = jax.nn.relu(self.conv2(x))\n"
-            "        x = nnx.avg_pool(x, (2, 2), strides=(2, 2))\n"
-            "        return self.head(x.reshape(x.shape[0], -1))\n",
+            "residual": _BLOCK.replace("*, rngs):\n", "*, rngs):\n        rngs = nnx.Rngs(0)\n")
+            + _model(init="        rngs = nnx.Rngs(0)\n" + _MODEL_INIT),
         },
-        "loses": {"test_cnn"},
+        "loses": {"test_residual"},
         "bypass": "layers that draw their keys from the rngs they are given, not from a fixed seed",
         "says": ["ignore the rngs argument"],
     },
-    # Bypass: the layers are Flax's, the rest of the forward pass NumPy: right logits eagerly, but nnx.jit cannot
-    # trace it, so no step could train it.
-    "cnn_numpy_forward": {
+    # Bypass: the layers are Flax's, the rest of the block NumPy: right outputs eagerly, but nnx.jit cannot trace it, so
+    # no step could train it.
+    "residual_numpy_forward": {
         "answers": {
-            "cnn": _LAYERS + "    def __call__(self, x):\n"
-            "        x = np.maximum(np.asarray(self.conv1(x)), 0.0)\n"
-            "        x = np.maximum(np.asarray(self.conv2(x)), 0.0)\n"
-            "        x = x.reshape(x.shape[0], 4, 2, 4, 2, -1).mean(axis=(2, 4))\n"
-            "        return self.head(x.reshape(x.shape[0], -1))\n",
+            "residual": _BLOCK.replace(
+                "return x + self.linear(jax.nn.relu(self.norm(x)))",
+                "return np.asarray(x) + np.asarray(self.linear(np.maximum(np.asarray(self.norm(x)), 0.0)))",
+            )
+            + _model(),
         },
-        "loses": {"test_cnn"},
+        "loses": {"test_residual"},
         "bypass": "a forward pass JAX traces, with the layers and jax.nn, not NumPy",
         "says": ["cannot be traced", "NumPy"],
     },
-    # Bypass: the NumPy forward pass moved into jax.pure_callback, with the layers' nnx.Params as its inputs: it jits,
-    # and its logits are right, but JAX never sees the computation, so it has no gradient.
-    "cnn_pure_callback": {
+    # Bypass: the block computed in NumPy inside jax.pure_callback, with its nnx.Params as inputs: it jits, and its
+    # outputs are right, but JAX never sees the computation, so it has no gradient.
+    "residual_pure_callback": {
         "answers": {
-            "cnn": _NUMPY_FORWARD + _LAYERS + "    def __call__(self, x):\n"
-            "        layers = (self.conv1, self.conv2, self.head)\n"
-            "        arrays = [a for layer in layers for a in (layer.kernel[...], layer.bias[...])]\n"
-            "        shape = jax.ShapeDtypeStruct((x.shape[0], self.head.out_features), jnp.float32)\n"
-            "        return jax.pure_callback(_numpy_forward, shape, *arrays, x, vmap_method='sequential')\n",
+            "residual": _NUMPY_BLOCK
+            + _BLOCK.replace(
+                "        return x + self.linear(jax.nn.relu(self.norm(x)))\n",
+                "        arrays = (self.norm.scale[...], self.norm.bias[...], self.linear.kernel[...], self.linear.bias[...])\n"
+                "        shape = jax.ShapeDtypeStruct(x.shape, jnp.float32)\n"
+                "        return jax.pure_callback(_numpy_block, shape, *arrays, x, vmap_method='sequential')\n",
+            )
+            + _model(),
         },
-        "loses": {"test_cnn"},
+        "loses": {"test_residual"},
         "bypass": "a forward pass JAX traces, not NumPy in a callback",
         "says": ["calls back into Python", "pure_callback"],
     },
-    # Bypass: an nnx.Module, as PyTorch users write one, holding plain arrays from the same initialisers and keys, and
-    # lax.conv: the right logits, but no nnx.Param, so nnx.Optimizer(model, tx, wrt=nnx.Param) would train nothing.
-    "cnn_arrays_not_params": {
+    # Bypass: an nnx.Module, as PyTorch users write one, holding plain arrays from the same initialisers and keys: the
+    # right outputs, but no nnx.Param, so nnx.Optimizer(model, tx, wrt=nnx.Param) would train nothing.
+    "residual_arrays_not_params": {
         "answers": {
-            "cnn": "class TinyCNN(nnx.Module):\n"
-            "    def __init__(self, channels, classes, *, rngs):\n"
-            "        init = jax.nn.initializers.lecun_normal()\n"
-            "        self.k1, self.b1 = init(rngs.params(), (3, 3, 1, channels)), jnp.zeros(channels)\n"
-            "        self.k2, self.b2 = init(rngs.params(), (3, 3, channels, 2 * channels)), jnp.zeros(2 * channels)\n"
-            "        self.k3, self.b3 = init(rngs.params(), (32 * channels, classes)), jnp.zeros(classes)\n\n"
+            "residual": "class ResidualBlock(nnx.Module):\n"
+            "    def __init__(self, width, *, rngs):\n"
+            "        rngs.params(), rngs.params()  # the keys LayerNorm's scale and bias would draw\n"
+            "        self.scale, self.shift = jnp.ones(width), jnp.zeros(width)\n"
+            "        self.kernel = jax.nn.initializers.lecun_normal()(rngs.params(), (width, width))\n"
+            "        rngs.params()\n"
+            "        self.bias = jnp.zeros(width)\n\n"
             "    def __call__(self, x):\n"
-            "        def conv(x, k, b):\n"
-            "            return jax.lax.conv_general_dilated(x, k, (1, 1), 'SAME', dimension_numbers=('NHWC', 'HWIO', 'NHWC')) + b\n\n"
-            "        x = jax.nn.relu(conv(jax.nn.relu(conv(x, self.k1, self.b1)), self.k2, self.b2))\n"
-            "        x = nnx.avg_pool(x, (2, 2), strides=(2, 2))\n"
-            "        return x.reshape(x.shape[0], -1) @ self.k3 + self.b3\n",
+            "        h = (x - x.mean(-1, keepdims=True)) / jnp.sqrt(x.var(-1, keepdims=True) + 1e-6) * self.scale + self.shift\n"
+            "        return x + jax.nn.relu(h) @ self.kernel + self.bias\n\n\n" + _model(),
         },
-        "loses": {"test_cnn"},
+        "loses": {"test_residual"},
         "bypass": "an nnx.Module whose layers own nnx.Params, not plain arrays",
         "says": ["holds no nnx.Param"],
+    },
+    # Bypass: always two blocks, the visible test's depth, whatever depth is given.
+    "residual_fixed_depth": {
+        "answers": {
+            "residual": _BLOCK + _model(init=_MODEL_INIT.replace("range(depth)", "range(2)")),
+        },
+        "loses": {"test_residual"},
+        "bypass": "depth blocks, as many as asked, not the visible test's number",
+        "says": ["one per block"],
     },
     # Clipping after AdamW clips the updates, which are small anyway: the gradients reach Adam unclipped.
     "optimizer_clip_after_adam": {
@@ -620,21 +663,23 @@ VARIANTS = {
         "loses": {"test_fit"},
         "says": ["left its parameters unchanged", "nnx.jit"],
     },
-    # Correct, written another way: nnx.Sequential; inject_hyperparams around adamw (its state nests Adam's);
+    # Correct, written another way: the blocks in an nnx.Sequential, nnx.relu; inject_hyperparams around adamw (its state nests Adam's);
     # a CheckpointManager (a numbered step folder) restoring into nnx.update.
     "alternatives_sequential_inject_manager": {
         "answers": {
-            "cnn": "class TinyCNN(nnx.Module):\n"
-            "    def __init__(self, channels, classes, *, rngs):\n"
-            "        self.layers = nnx.Sequential(\n"
-            "            nnx.Conv(1, channels, (3, 3), rngs=rngs), jax.nn.relu,\n"
-            "            nnx.Conv(channels, 2 * channels, (3, 3), rngs=rngs), jax.nn.relu,\n"
-            "            lambda x: nnx.avg_pool(x, (2, 2), strides=(2, 2)),\n"
-            "            lambda x: x.reshape(x.shape[0], -1),\n"
-            "            nnx.Linear(32 * channels, classes, rngs=rngs),\n"
-            "        )\n\n"
+            "residual": "class ResidualBlock(nnx.Module):\n"
+            "    def __init__(self, width, *, rngs):\n"
+            "        self.norm = nnx.LayerNorm(num_features=width, rngs=rngs)\n"
+            "        self.linear = nnx.Linear(in_features=width, out_features=width, rngs=rngs)\n\n"
             "    def __call__(self, x):\n"
-            "        return self.layers(x)\n",
+            "        return self.linear(nnx.relu(self.norm(x))) + x\n\n\n"
+            "class ResidualMLP(nnx.Module):\n"
+            "    def __init__(self, width, depth, classes, *, rngs):\n"
+            "        self.embed = nnx.Linear(64, width, rngs=rngs)\n"
+            "        self.blocks = nnx.Sequential(*[ResidualBlock(width, rngs=rngs) for _ in range(depth)])\n"
+            "        self.head = nnx.Linear(width, classes, rngs=rngs)\n\n"
+            "    def __call__(self, x):\n"
+            "        return self.head(self.blocks(self.embed(jnp.reshape(x, (len(x), 64)))))\n",
             "optimizer": "def make_optimizer(peak_value, total_steps):\n"
             "    schedule = optax.warmup_cosine_decay_schedule(init_value=0.0, peak_value=peak_value,\n"
             "                                                  warmup_steps=total_steps // 10, decay_steps=total_steps)\n"
@@ -652,7 +697,7 @@ VARIANTS = {
             "    return model\n",
         },
         "loses": set(),
-        "alternative": "nnx.Sequential instead of attributes; optax.inject_hyperparams around adamw; "
+        "alternative": "the blocks in an nnx.Sequential, nnx.relu, keyword arguments; optax.inject_hyperparams around adamw; "
         "an Orbax CheckpointManager restoring into nnx.update",
     },
     # Correct, another way: the loss from log_softmax by hand; fit with AdamW, batches of 64 and its own loss.
