@@ -17,6 +17,15 @@ Every check returns quietly when the answer is right and raises `CheckFailed`
 - Profiles: `check_hottest_op` (a student's reading of a profiler trace), `op_times` (each XLA
   operation's total time in a trace the check records and reads back).
 - Devices: `check_collective`, `check_sharding`.
+- Scaling: `check_collectives` (the collectives the compiler put in a sharded program),
+  `check_memory_per_device` (`memory_analysis` within a bound only a sharded layout meets),
+  `check_not_replicated` (no whole copy of what should be split), `check_figures` (predicted figures
+  against the compiler's), `check_no_program_built` (figures predicted, not read from the compiler);
+  `compiled_collectives`, `collective_bytes` (bytes each device sends, read from the compiled HLO),
+  `memory_per_device`, `compiled_cost` (`cost_analysis`).
+- Kernels: `check_pallas_kernel` (a Pallas kernel that tiles its arrays: blocks smaller than the arrays, a grid
+  that covers the output, no work left outside it), `pallas_kernels` (each `pallas_call`'s grid and blocks),
+  `kernel_traffic` (the bytes its grid moves between HBM and the blocks).
 - Randomness: `check_no_key_reuse`, `check_reproducible`, `check_within_sigmas`,
   `check_independent_rows`.
 - Hidden inputs: `grader_rng`, `grader_key`.
@@ -31,6 +40,7 @@ from .._config import grader_seed, timing_mode
 from . import _tracebacks, baselines
 from ._backend import backend
 from ._compare import check_close
+from ._compiled import collective_bytes, compiled_collectives, compiled_cost, memory_per_device
 from ._compiles import check_compile_count, count_compiles
 from ._depth import check_log_depth, depth
 from ._devices import check_collective, check_sharding, collectives
@@ -38,12 +48,20 @@ from ._errors import CheckFailed, lecture_link
 from ._guard import guard as guard
 from ._guard import verify
 from ._library import check_not_calling, library_calls
+from ._pallas import check_pallas_kernel, kernel_traffic, pallas_kernels
 from ._profile import check_hottest_op, op_times
 from ._protocol import check_timing_protocol
 from ._purity import check_pure
 from ._randomness import check_independent_rows, check_no_key_reuse, check_reproducible, check_within_sigmas
 from ._reference import check_reference, load_reference, save_reference
 from ._residuals import check_saved_residuals, reverse_mode_grad, saved_residuals
+from ._scaling import (
+    check_collectives,
+    check_figures,
+    check_memory_per_device,
+    check_no_program_built,
+    check_not_replicated,
+)
 from ._seeds import grader_key, grader_rng
 from ._structure import (
     check_jaxpr_constant,
@@ -84,6 +102,8 @@ __all__ = [
     "baselines",
     "check_close",
     "check_collective",
+    "check_collectives",
+    "check_figures",
     "check_compile_count",
     "check_independent_rows",
     "check_jaxpr_constant",
@@ -91,8 +111,12 @@ __all__ = [
     "check_hottest_op",
     "check_largest_intermediate",
     "check_log_depth",
+    "check_memory_per_device",
     "check_no_key_reuse",
+    "check_no_program_built",
     "check_not_calling",
+    "check_not_replicated",
+    "check_pallas_kernel",
     "check_primitives",
     "check_pure",
     "check_reference",
@@ -104,7 +128,10 @@ __all__ = [
     "check_traceable",
     "check_within_sigmas",
     "check_work_grows",
+    "collective_bytes",
     "collectives",
+    "compiled_cost",
+    "compiled_collectives",
     "count_compiles",
     "depth",
     "equation_count",
@@ -112,13 +139,16 @@ __all__ = [
     "grader_rng",
     "grader_seed",
     "is_jitted",
+    "kernel_traffic",
     "largest_intermediate",
     "lecture_link",
     "library_calls",
     "load_reference",
     "measure_speedup",
+    "memory_per_device",
     "op_times",
     "operations_run",
+    "pallas_kernels",
     "primitives",
     "required_speedup",
     "reverse_mode_grad",

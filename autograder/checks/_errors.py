@@ -19,6 +19,8 @@ LECTURES = {
     "12": "course/12_control_flow.ipynb",
     "13": "course/13_debugging.ipynb",
     "14": "course/14_ecosystem.ipynb",
+    "15": "course/15_pallas.ipynb",
+    "16": "course/16_scaling.ipynb",
 }
 
 

@@ -20,6 +20,11 @@ pytestmark = pytest.mark.unit
 # Every check whose verdict is a property of the answer, not a value: each must take `works`.
 PROPERTY_CHECKS = [
     "check_collective",
+    "check_collectives",
+    "check_memory_per_device",
+    "check_no_program_built",
+    "check_not_replicated",
+    "check_pallas_kernel",
     "check_compile_count",
     "check_jaxpr_constant",
     "check_jitted",
@@ -40,6 +45,7 @@ PROPERTY_CHECKS = [
 # profile or a clock): nothing to confirm before them.
 VALUE_CHECKS = [
     "check_close",
+    "check_figures",
     "check_hottest_op",
     "check_independent_rows",
     "check_reference",

@@ -190,6 +190,11 @@ SPECIAL_CHECKS = (
     "check_timing_protocol",
     "check_saved_residuals",
     "check_hottest_op",
+    "check_pallas_kernel",
+    "check_collectives",
+    "check_memory_per_device",
+    "check_not_replicated",
+    "check_no_program_built",
 )
 
 

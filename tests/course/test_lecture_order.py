@@ -99,6 +99,7 @@ TAUGHT = {
     "optax": 14,
     "orbax": 14,
     "sklearn": 14,
+    "jax.experimental.pallas": 15,
 }
 
 
@@ -244,24 +245,6 @@ KNOWN_UNTIL_REVISED: dict[str, list[str]] = {
         "jax.monitoring.register_event_duration_secs_listener",
         "jax.monitoring.unregister_event_duration_listener",
         "jax.make_mesh(axis_types=)",
-    ],
-    "14": [
-        "flax.nnx.Module",
-        "jax.nn.relu",
-        "flax.nnx.Param",
-        "flax.nnx.avg_pool",
-        "flax.nnx.avg_pool(strides=)",
-        "optax.sgd(momentum=)",
-        "optax.softmax_cross_entropy_with_integer_labels",
-        "optax.warmup_cosine_decay_schedule",
-        "optax.warmup_cosine_decay_schedule(init_value=)",
-        "optax.warmup_cosine_decay_schedule(peak_value=)",
-        "optax.warmup_cosine_decay_schedule(warmup_steps=)",
-        "optax.warmup_cosine_decay_schedule(decay_steps=)",
-        "optax.clip_by_global_norm",
-        "optax.adamw",
-        "optax.adamw(weight_decay=)",
-        "jax.random.permutation",
     ],
 }
 

@@ -20,6 +20,8 @@ from .set11 import VARIANTS as _set11
 from .set12 import VARIANTS as _set12
 from .set13 import VARIANTS as _set13
 from .set14 import VARIANTS as _set14
+from .set15 import VARIANTS as _set15
+from .set16 import VARIANTS as _set16
 
 VARIANTS = {
     "01_arrays": _set01,
@@ -36,4 +38,6 @@ VARIANTS = {
     "12_control_flow": _set12,
     "13_debugging": _set13,
     "14_ecosystem": _set14,
+    "15_pallas": _set15,
+    "16_scaling": _set16,
 }
