@@ -1,143 +1,246 @@
 """Wrong answers to set 11_custom_derivatives (see tests/variants/__init__.py)."""
 
 VARIANTS = {
-    # Bypass: the formula differentiated by JAX: nan at the zero row.
-    "norm_autodiff": {
-        "answers": {"safe_norm": "def safe_norm(x):\n    return jnp.sqrt(jnp.sum(x**2))\n"},
-        "loses": {"test_safe_norm"},
-        "bypass": "a derivative rule that is finite at 0, in both modes (custom_jvp)",
-        "says": ["nan", "autodiff of sqrt", "custom_jvp"],
-    },
-    # A rule that divides by the norm unguarded: nan at the zero row again.
-    "norm_rule_divides_by_zero": {
+    # Bypass: lecture 6's safe where and autodiff, no rule: the value is right, but the derivative at 0 is that of
+    # the constant the where picks there, 0.
+    "exprel_double_where": {
         "answers": {
-            "safe_norm": "@jax.custom_jvp\n"
-            "def safe_norm(x):\n"
-            "    return jnp.sqrt(jnp.sum(x**2))\n\n\n"
-            "@safe_norm.defjvp\n"
-            "def safe_norm_jvp(primals, tangents):\n"
-            "    (x,), (t,) = primals, tangents\n"
-            "    y = safe_norm(x)\n"
-            "    return y, jnp.dot(x / y, t)\n",
+            "exprel": "def exprel(x):\n"
+            "    safe = jnp.where(x == 0, 1.0, x)\n"
+            "    return jnp.where(x == 0, 1.0, jnp.expm1(safe) / safe)\n",
         },
-        "loses": {"test_safe_norm"},
-        "says": ["nan", "divides by the norm"],
+        "loses": {"test_exprel"},
+        "bypass": "a derivative right at a removable singularity and near it, in both modes (custom_jvp)",
+        "says": ["jnp.where picks the constant", "limit 1/2", "custom_jvp"],
+    },
+    # Bypass: the formula alone: 0 / 0 at x = 0.
+    "exprel_formula": {
+        "answers": {"exprel": "def exprel(x):\n    return jnp.expm1(x) / x\n"},
+        "loses": {"test_exprel"},
+        "bypass": "a derivative right at a removable singularity and near it, in both modes (custom_jvp)",
+        "says": ["0 / 0", "limit 1"],
+    },
+    # Bypass: x shifted away from 0: the values barely move, but autodiff near 0 still divides tiny, inexact numbers.
+    "exprel_shifted": {
+        "answers": {"exprel": "def exprel(x):\n    return jnp.expm1(x + 1e-6) / (x + 1e-6)\n"},
+        "loses": {"test_exprel"},
+        "bypass": "a derivative right at a removable singularity and near it, in both modes (custom_jvp)",
+        "says": ["shifted x", "custom_jvp"],
+    },
+    # Bypass: a Python if for x = 0: fine on one concrete number, but a traced x has no truth value.
+    "exprel_python_if": {
+        "answers": {
+            "exprel": "def exprel(x):\n    if x == 0:\n        return jnp.ones_like(x)\n    return jnp.expm1(x) / x\n",
+        },
+        "loses": {"test_exprel"},
+        "bypass": "a derivative right at a removable singularity and near it, in both modes (custom_jvp)",
+        "says": ["cannot be traced", "Python if"],
+    },
+    # Bypass: SciPy's exprel, in a callback: the right values, computed outside the program, with no derivative.
+    "exprel_scipy_callback": {
+        "answers": {
+            "exprel": "import scipy.special\n\n\n"
+            "def exprel(x):\n"
+            "    host = lambda x: scipy.special.exprel(x).astype(x.dtype)\n"
+            "    return jax.pure_callback(host, jax.ShapeDtypeStruct(x.shape, x.dtype), x, vmap_method='expand_dims')\n",
+        },
+        "loses": {"test_exprel"},
+        "bypass": "a derivative right at a removable singularity and near it, in both modes (custom_jvp)",
+        "says": ["pure_callback", "cannot differentiate"],
+    },
+    # Bypass: the Taylor series alone: autodiff is fine at 0, but it is exprel only near 0.
+    "exprel_series_only": {
+        "answers": {"exprel": "def exprel(x):\n    return 1 + x / 2 + x**2 / 6 + x**3 / 24 + x**4 / 120\n"},
+        "loses": {"test_exprel"},
+        "bypass": "a derivative right at a removable singularity and near it, in both modes (custom_jvp)",
+        "says": ["truncated series", "only near 0"],
+    },
+    # A rule that handles x == 0 only: at tiny x that are not 0, (e^x - exprel(x)) / x has no digits left.
+    "exprel_rule_exact_zero": {
+        "answers": {
+            "exprel": "@jax.custom_jvp\n"
+            "def exprel(x):\n"
+            "    safe = jnp.where(x == 0, 1.0, x)\n"
+            "    return jnp.where(x == 0, 1.0, jnp.expm1(safe) / safe)\n\n\n"
+            "@exprel.defjvp\n"
+            "def exprel_jvp(primals, tangents):\n"
+            "    (x,), (t,) = primals, tangents\n"
+            "    y = exprel(x)\n"
+            "    safe = jnp.where(x == 0, 1.0, x)\n"
+            "    return y, jnp.where(x == 0, 0.5, (jnp.exp(x) - y) / safe) * t\n",
+        },
+        "loses": {"test_exprel"},
+        "says": ["1e-20", "inexact", "not only at x == 0"],
+    },
+    # A rule that divides by x unguarded: nan at x = 0.
+    "exprel_rule_divides_by_zero": {
+        "answers": {
+            "exprel": "@jax.custom_jvp\n"
+            "def exprel(x):\n"
+            "    safe = jnp.where(x == 0, 1.0, x)\n"
+            "    return jnp.where(x == 0, 1.0, jnp.expm1(safe) / safe)\n\n\n"
+            "@exprel.defjvp\n"
+            "def exprel_jvp(primals, tangents):\n"
+            "    (x,), (t,) = primals, tangents\n"
+            "    y = exprel(x)\n"
+            "    return y, (jnp.exp(x) - y) / x * t\n",
+        },
+        "loses": {"test_exprel"},
+        "says": ["nan", "divides by x"],
+    },
+    # A right rule, but the value left as the formula: 0 / 0 at x = 0.
+    "exprel_rule_value_nan": {
+        "answers": {
+            "exprel": "@jax.custom_jvp\n"
+            "def exprel(x):\n"
+            "    return jnp.expm1(x) / x\n\n\n"
+            "@exprel.defjvp\n"
+            "def exprel_jvp(primals, tangents):\n"
+            "    (x,), (t,) = primals, tangents\n"
+            "    y = exprel(x)\n"
+            "    small = jnp.abs(x) < 0.1\n"
+            "    safe = jnp.where(small, 1.0, x)\n"
+            "    return y, jnp.where(small, 0.5 + x / 3 + x**2 / 8 + x**3 / 30, (jnp.exp(x) - y) / safe) * t\n",
+        },
+        "loses": {"test_exprel"},
+        "says": ["exprel(0) is nan", "0 / 0"],
     },
     # Right in reverse mode, but a custom_vjp has no forward mode: jax.jvp raises.
-    "norm_custom_vjp": {
+    "exprel_custom_vjp": {
         "answers": {
-            "safe_norm": "@jax.custom_vjp\n"
-            "def safe_norm(x):\n"
-            "    return jnp.sqrt(jnp.sum(x**2))\n\n\n"
-            "def safe_norm_fwd(x):\n"
-            "    y = safe_norm(x)\n"
+            "exprel": "@jax.custom_vjp\n"
+            "def exprel(x):\n"
+            "    safe = jnp.where(x == 0, 1.0, x)\n"
+            "    return jnp.where(x == 0, 1.0, jnp.expm1(safe) / safe)\n\n\n"
+            "def exprel_fwd(x):\n"
+            "    y = exprel(x)\n"
             "    return y, (x, y)\n\n\n"
-            "def safe_norm_bwd(residuals, g):\n"
+            "def exprel_bwd(residuals, g):\n"
             "    x, y = residuals\n"
-            "    return (jnp.where(y > 0, g / jnp.where(y > 0, y, 1.0), 0.0) * x,)\n\n\n"
-            "safe_norm.defvjp(safe_norm_fwd, safe_norm_bwd)\n",
+            "    small = jnp.abs(x) < 0.1\n"
+            "    safe = jnp.where(small, 1.0, x)\n"
+            "    return (g * jnp.where(small, 0.5 + x / 3 + x**2 / 8 + x**3 / 30, (jnp.exp(x) - y) / safe),)\n\n\n"
+            "exprel.defvjp(exprel_fwd, exprel_bwd)\n",
         },
-        "loses": {"test_safe_norm"},
+        "loses": {"test_exprel"},
         "says": ["custom_vjp", "forward mode"],
     },
-    # Bypass: an epsilon under the sqrt: finite at 0 with no rule, but the norm and its derivative move near 0.
-    "norm_epsilon": {
-        "answers": {"safe_norm": "def safe_norm(x):\n    return jnp.sqrt(jnp.sum(x**2) + 1e-12)\n"},
-        "loses": {"test_safe_norm"},
-        "bypass": "a derivative rule that is finite at 0, in both modes (custom_jvp)",
-        "says": ["epsilon", "custom_jvp"],
-    },
-    # Bypass: a Python if for the zero vector: right under jax.grad alone, but vmap traces the if.
-    "norm_python_if": {
+    # Bypass: the lecture's clip_gradient_to, names changed, its bounds -max_norm and max_norm: each entry is clipped
+    # on its own, which turns the cotangent's direction.
+    "clip_lecture_elementwise": {
         "answers": {
-            "safe_norm": "def safe_norm(x):\n"
-            "    if jnp.all(x == 0):\n"
-            "        return jnp.float32(0.0)\n"
-            "    return jnp.sqrt(jnp.sum(x**2))\n",
+            "clip": "@partial(jax.custom_vjp, nondiff_argnums=(1,))\n"
+            "def clip_gradient_norm(x, max_norm):\n"
+            "    return x\n\n\n"
+            "def clip_gradient_norm_fwd(x, max_norm):\n"
+            "    return x, None\n\n\n"
+            "def clip_gradient_norm_bwd(max_norm, _, g):\n"
+            "    return (jax.tree.map(lambda leaf: jnp.clip(leaf, -max_norm, max_norm), g),)\n\n\n"
+            "clip_gradient_norm.defvjp(clip_gradient_norm_fwd, clip_gradient_norm_bwd)\n",
         },
-        "loses": {"test_safe_norm"},
-        "bypass": "a derivative rule that is finite at 0, in both modes (custom_jvp)",
-        "says": ["Python if", "jax.vmap", "custom_jvp"],
-    },
-    # Bypass: the library's safe norm (a double where inside): right numbers, no rule written.
-    "norm_optax": {
-        "answers": {"safe_norm": "import optax\n\n\ndef safe_norm(x):\n    return optax.safe_norm(x, 0.0)\n"},
-        "loses": {"test_safe_norm"},
-        "bypass": "a derivative rule that is finite at 0, in both modes (custom_jvp)",
-        "says": ["optax.safe_norm", "write it yourself"],
-    },
-    # A rule that gives 0 below a threshold: safe at 0, but wrong for tiny x that are not 0.
-    "norm_rule_threshold": {
-        "answers": {
-            "safe_norm": "@jax.custom_jvp\n"
-            "def safe_norm(x):\n"
-            "    return jnp.sqrt(jnp.sum(x**2))\n\n\n"
-            "@safe_norm.defjvp\n"
-            "def safe_norm_jvp(primals, tangents):\n"
-            "    (x,), (t,) = primals, tangents\n"
-            "    y = safe_norm(x)\n"
-            "    big = y > 1e-6\n"
-            "    return y, jnp.where(big, jnp.dot(x / jnp.where(big, y, 1.0), t), 0.0)\n",
-        },
-        "loses": {"test_safe_norm"},
-        "says": ["tiny", "threshold"],
-    },
-    # Bypass: jnp.clip, the one-liner: it clips the values, and its gradient is 0 outside the bounds.
-    "clip_forward": {
-        "answers": {"clip": "def clip_gradient(x, lo, hi):\n    return jnp.clip(x, lo, hi)\n"},
         "loses": {"test_clip_gradient"},
-        "bypass": "a custom backward pass: identity forward, clipped cotangent (custom_vjp)",
+        "bypass": "a custom backward pass: identity forward, the cotangent scaled to a norm bound (custom_vjp)",
+        "says": ["each entry", "direction"],
+    },
+    # Bypass: clipping the values by their norm, as an optimizer clips an update: the forward pass is no identity.
+    "clip_forward": {
+        "answers": {
+            "clip": "def clip_gradient_norm(x, max_norm):\n"
+            "    norm = jnp.sqrt(sum(jnp.sum(leaf**2) for leaf in jax.tree.leaves(x)))\n"
+            "    return jax.tree.map(lambda leaf: leaf * jnp.minimum(1.0, max_norm / norm), x)\n",
+        },
+        "loses": {"test_clip_gradient"},
+        "bypass": "a custom backward pass: identity forward, the cotangent scaled to a norm bound (custom_vjp)",
         "says": ["forward pass", "custom_vjp"],
     },
-    "clip_wrong_sign": {
+    # Bypass: custom_jvp where custom_vjp is taught: rescaling the tangent is fine forward, but reverse mode must
+    # transpose the rule, and a tangent scaled by its own norm is not linear.
+    "clip_custom_jvp": {
         "answers": {
-            "clip": "@partial(jax.custom_vjp, nondiff_argnums=(1, 2))\n"
-            "def clip_gradient(x, lo, hi):\n"
+            "clip": "@partial(jax.custom_jvp, nondiff_argnums=(1,))\n"
+            "def clip_gradient_norm(x, max_norm):\n"
             "    return x\n\n\n"
-            "clip_gradient.defvjp(lambda x, lo, hi: (x, None), lambda lo, hi, _, g: (-jnp.clip(g, lo, hi),))\n",
+            "@clip_gradient_norm.defjvp\n"
+            "def clip_gradient_norm_jvp(max_norm, primals, tangents):\n"
+            "    (x,), (t,) = primals, tangents\n"
+            "    norm = jnp.sqrt(sum(jnp.sum(leaf**2) for leaf in jax.tree.leaves(t)))\n"
+            "    return x, jax.tree.map(lambda leaf: leaf * jnp.minimum(1.0, max_norm / norm), t)\n",
         },
         "loses": {"test_clip_gradient"},
-        "says": ["sign is flipped"],
+        "bypass": "a custom backward pass: identity forward, the cotangent scaled to a norm bound (custom_vjp)",
+        "says": ["custom_jvp", "linear", "custom_vjp"],
     },
-    # Passes the visible test, whose bounds are -1 and 1, by clipping to those: the hidden test catches it.
-    "clip_bounds_hardcoded": {
+    # Bypass: lecture 11's stop_gradient trick: the value is x, but the gradient is that of clipping x by its norm,
+    # computed from x, not from the cotangent.
+    "clip_stop_gradient": {
+        "answers": {
+            "clip": "def clip_gradient_norm(x, max_norm):\n"
+            "    norm = jnp.sqrt(sum(jnp.sum(leaf**2) for leaf in jax.tree.leaves(x)))\n"
+            "    clipped = jax.tree.map(lambda leaf: leaf * jnp.minimum(1.0, max_norm / norm), x)\n"
+            "    return jax.tree.map(lambda c, leaf: c + jax.lax.stop_gradient(leaf - c), clipped, x)\n",
+        },
+        "loses": {"test_clip_gradient"},
+        "bypass": "a custom backward pass: identity forward, the cotangent scaled to a norm bound (custom_vjp)",
+        "says": ["computed from g itself", "custom_vjp"],
+    },
+    # Bypass: passes the visible tests, whose max_norm is 1.0, by scaling to that: the hidden test catches it.
+    "clip_norm_hardcoded": {
         "answers": {
             "clip": "@jax.custom_vjp\n"
             "def _clip(x):\n"
             "    return x\n\n\n"
-            "_clip.defvjp(lambda x: (x, None), lambda _, g: (jnp.clip(g, -1.0, 1.0),))\n\n\n"
-            "def clip_gradient(x, lo, hi):\n"
+            "def _clip_bwd(_, g):\n"
+            "    norm = jnp.sqrt(sum(jnp.sum(leaf**2) for leaf in jax.tree.leaves(g)))\n"
+            "    return (jax.tree.map(lambda leaf: leaf * jnp.minimum(1.0, 1.0 / norm), g),)\n\n\n"
+            "_clip.defvjp(lambda x: (x, None), _clip_bwd)\n\n\n"
+            "def clip_gradient_norm(x, max_norm):\n"
             "    return _clip(x)\n",
         },
         "loses": {"test_clip_gradient"},
-        "says": ["other bounds than the lo and hi"],
+        "bypass": "a custom backward pass: identity forward, the cotangent scaled to a norm bound (custom_vjp)",
+        "says": ["on hidden inputs", "another length than the max_norm"],
     },
-    # Bypass: custom_jvp where custom_vjp is taught: clipping the tangent is fine forward, but reverse mode must
-    # transpose the rule, and a clipped tangent is not linear.
-    "clip_custom_jvp": {
+    # Each leaf clipped by its own norm, not by the norm of the whole tree.
+    "clip_per_leaf": {
         "answers": {
-            "clip": "@partial(jax.custom_jvp, nondiff_argnums=(1, 2))\n"
-            "def clip_gradient(x, lo, hi):\n"
+            "clip": "@partial(jax.custom_vjp, nondiff_argnums=(1,))\n"
+            "def clip_gradient_norm(x, max_norm):\n"
             "    return x\n\n\n"
-            "@clip_gradient.defjvp\n"
-            "def clip_gradient_jvp(lo, hi, primals, tangents):\n"
-            "    (x,), (t,) = primals, tangents\n"
-            "    return x, jnp.clip(t, lo, hi)\n",
+            "def clip_leaf(leaf, max_norm):\n"
+            "    return leaf * jnp.minimum(1.0, max_norm / jnp.sqrt(jnp.sum(leaf**2)))\n\n\n"
+            "clip_gradient_norm.defvjp(lambda x, max_norm: (x, None),\n"
+            "                          lambda max_norm, _, g: (jax.tree.map(lambda leaf: clip_leaf(leaf, max_norm), g),))\n",
         },
         "loses": {"test_clip_gradient"},
-        "bypass": "a custom backward pass: identity forward, clipped cotangent (custom_vjp)",
-        "says": ["custom_jvp", "linear", "custom_vjp"],
+        "says": ["each leaf", "whole tree"],
     },
-    # Bypass: the lecture's straight-through estimator: forward x, but its gradient masks by x, not a clipped cotangent.
-    "clip_straight_through": {
+    # The factor written as g / |g| * min(|g|, max_norm): 0 / 0 for a cotangent of zeros.
+    "clip_divides_by_zero": {
         "answers": {
-            "clip": "def clip_gradient(x, lo, hi):\n"
-            "    clipped = jnp.clip(x, lo, hi)\n"
-            "    return clipped + jax.lax.stop_gradient(x - clipped)\n",
+            "clip": "@partial(jax.custom_vjp, nondiff_argnums=(1,))\n"
+            "def clip_gradient_norm(x, max_norm):\n"
+            "    return x\n\n\n"
+            "def clip_gradient_norm_bwd(max_norm, _, g):\n"
+            "    norm = jnp.sqrt(jax.tree.reduce(lambda total, leaf: total + jnp.sum(leaf**2), g, 0.0))\n"
+            "    return (jax.tree.map(lambda leaf: leaf / norm * jnp.minimum(norm, max_norm), g),)\n\n\n"
+            "clip_gradient_norm.defvjp(lambda x, max_norm: (x, None), clip_gradient_norm_bwd)\n",
         },
         "loses": {"test_clip_gradient"},
-        "bypass": "a custom backward pass: identity forward, clipped cotangent (custom_vjp)",
-        "says": ["straight-through", "custom_vjp"],
+        "says": ["nan", "divides by |g|"],
+    },
+    # Every cotangent scaled to the length max_norm, short ones up too.
+    "clip_always_normalises": {
+        "answers": {
+            "clip": "@partial(jax.custom_vjp, nondiff_argnums=(1,))\n"
+            "def clip_gradient_norm(x, max_norm):\n"
+            "    return x\n\n\n"
+            "def clip_gradient_norm_bwd(max_norm, _, g):\n"
+            "    norm = jnp.sqrt(jax.tree.reduce(lambda total, leaf: total + jnp.sum(leaf**2), g, 0.0))\n"
+            "    return (jax.tree.map(lambda leaf: leaf * max_norm / jnp.where(norm > 0, norm, 1.0), g),)\n\n\n"
+            "clip_gradient_norm.defvjp(lambda x, max_norm: (x, None), clip_gradient_norm_bwd)\n",
+        },
+        "loses": {"test_clip_gradient"},
+        "says": ["a short one up too"],
     },
     # Bypass: no checkpoint: every layer keeps its wide activations.
     "remat_none": {
@@ -332,35 +435,53 @@ VARIANTS = {
         "bypass": "the power iteration itself, differentiated through its loop",
         "says": ["pure_callback"],
     },
-    # Correct, written another way: lecture 6's double where instead of a custom_jvp rule (0 at 0, in
-    # both modes); the bounds as ordinary arguments saved as residuals, with None as their cotangents.
-    "alternatives_double_where_residual_bounds": {
+    # Correct, written another way: no rule, but a value that autodiff differentiates right everywhere: the series
+    # where |x| < 0.1, the formula elsewhere (its safe where keeps the branch not taken finite); the norm bound
+    # passed as an ordinary argument and saved as a residual, with None as its cotangent; the norm of all the leaves
+    # concatenated.
+    "alternatives_series_value_residual_bound": {
         "answers": {
-            "safe_norm": "def safe_norm(x):\n"
-            "    zero = jnp.all(x == 0)\n"
-            "    safe_x = jnp.where(zero, jnp.ones_like(x), x)\n"
-            "    return jnp.where(zero, 0.0, jnp.sqrt(jnp.sum(safe_x**2)))\n",
+            "exprel": "def exprel(x):\n"
+            "    small = jnp.abs(x) < 0.1\n"
+            "    safe = jnp.where(small, 1.0, x)\n"
+            "    series = 1 + x / 2 + x**2 / 6 + x**3 / 24 + x**4 / 120\n"
+            "    return jnp.where(small, series, jnp.expm1(safe) / safe)\n",
             "clip": "@jax.custom_vjp\n"
-            "def clip_gradient(x, lo, hi):\n"
+            "def clip_gradient_norm(x, max_norm):\n"
             "    return x\n\n\n"
-            "def clip_gradient_fwd(x, lo, hi):\n"
-            "    return x, (lo, hi)\n\n\n"
-            "def clip_gradient_bwd(bounds, g):\n"
-            "    lo, hi = bounds\n"
-            "    return jnp.minimum(jnp.maximum(g, lo), hi), None, None\n\n\n"
-            "clip_gradient.defvjp(clip_gradient_fwd, clip_gradient_bwd)\n",
+            "def clip_gradient_norm_fwd(x, max_norm):\n"
+            "    return x, max_norm\n\n\n"
+            "def clip_gradient_norm_bwd(max_norm, g):\n"
+            "    norm = jnp.linalg.norm(jnp.concatenate([jnp.ravel(leaf) for leaf in jax.tree.leaves(g)]))\n"
+            "    factor = jnp.where(norm > max_norm, max_norm / jnp.where(norm > 0, norm, 1.0), 1.0)\n"
+            "    return jax.tree.map(lambda leaf: factor * leaf, g), None\n\n\n"
+            "clip_gradient_norm.defvjp(clip_gradient_norm_fwd, clip_gradient_norm_bwd)\n",
         },
         "loses": set(),
-        "alternative": "a double where instead of a custom_jvp rule; the bounds saved as residuals instead of nondiff_argnums",
+        "alternative": "a series for the value near 0 instead of a custom_jvp rule; the norm bound saved as a residual "
+        "instead of nondiff_argnums, the norm of the concatenated leaves",
     },
-    # Correct, another way: the clipped backward pass with jax.custom_gradient, the bounds closed over; the
-    # checkpoint written by hand, a custom_vjp that keeps the block's inputs and recomputes it in the backward pass.
+    # Correct, another way: the rule's slope written as (x e^x - expm1(x)) / x**2; the rescaled backward pass with
+    # jax.custom_gradient, the bound closed over; the checkpoint written by hand, a custom_vjp that keeps the block's
+    # inputs and recomputes it in the backward pass.
     "alternatives_custom_gradient_hand_written_remat": {
         "answers": {
-            "clip": "def clip_gradient(x, lo, hi):\n"
+            "exprel": "@jax.custom_jvp\n"
+            "def exprel(x):\n"
+            "    zero = x == 0\n"
+            "    return jnp.where(zero, 1.0, jnp.expm1(jnp.where(zero, 1.0, x)) / jnp.where(zero, 1.0, x))\n\n\n"
+            "def slope(x):\n"
+            "    small = jnp.abs(x) < 0.05\n"
+            "    s = jnp.where(small, 1.0, x)\n"
+            "    return jnp.where(small, 0.5 + x / 3 + x**2 / 8 + x**3 / 30, (s * jnp.exp(s) - jnp.expm1(s)) / s**2)\n\n\n"
+            "exprel.defjvp(lambda primals, tangents: (exprel(primals[0]), slope(primals[0]) * tangents[0]))\n",
+            "clip": "def clip_gradient_norm(x, max_norm):\n"
             "    @jax.custom_gradient\n"
             "    def identity(x):\n"
-            "        return x, lambda g: jnp.clip(g, lo, hi)\n\n"
+            "        def backward(g):\n"
+            "            norm = jnp.sqrt(sum(jnp.sum(leaf**2) for leaf in jax.tree.leaves(g)))\n"
+            "            return (jax.tree.map(lambda leaf: leaf * jnp.minimum(1.0, max_norm / norm), g),)\n\n"
+            "        return x, backward\n\n"
             "    return identity(x)\n",
             "remat": "@jax.custom_vjp\n"
             "def block_remat(p, x):\n"
@@ -372,7 +493,8 @@ VARIANTS = {
             "block_remat.defvjp(block_remat_fwd, block_remat_bwd)\n",
         },
         "loses": set(),
-        "alternative": "jax.custom_gradient instead of custom_vjp; a checkpoint written by hand as a custom_vjp that recomputes",
+        "alternative": "the rule's slope as (x e^x - expm1(x)) / x**2 past a smaller threshold; jax.custom_gradient "
+        "instead of custom_vjp; a checkpoint written by hand as a custom_vjp that recomputes",
     },
     # Correct, another way: jax.checkpoint with its default policy, made once; the steps in a lax.scan.
     "alternatives_default_checkpoint_scan": {
