@@ -46,8 +46,9 @@ def pytest_configure(config):
     # The graded notebooks compile the same programs again and again (the reference's, the checks' own, in
     # every variant and every fresh process): their kernels share a persistent compilation cache, one per
     # worker, so the two workers' kernels never write one entry at once (JAX locks no entry; a kernel reading
-    # one half written would warn). This process's JAX, imported above, does not read it. No verdict depends on it: a compilation found in the cache is still counted as one, and an
-    # answer that compiles while it is timed fails whatever its speed. Lectures and the environment tier
+    # one half written would warn). This process's JAX, imported above, does not read it. No verdict depends
+    # on it: a compilation found in the cache is still counted as one, and an answer that compiles while it
+    # is timed fails whatever its speed. Lectures and the environment tier
     # run without it (`_compilation_cache`): their figures and what a student meets stay as they are.
     worker = getattr(config, "workerinput", {}).get("workerid", "main")
     os.environ["JAX_COMPILATION_CACHE_DIR"] = str(ROOT / "build" / "jax-compilation-cache" / worker)
