@@ -14,7 +14,14 @@ from nbgrader.preprocessors import (
 )
 
 from autograder._config import GUARD_ARGUMENTS
-from autograder.grading.plugins import LmsCollector, RefuseTampering, ShortenTestErrors, WarmExecute
+from autograder.grading.plugins import (
+    HandOver,
+    LmsCollector,
+    RefuseTampering,
+    ShortenTestErrors,
+    Verify,
+    WarmExecute,
+)
 
 c = get_config()  # noqa: F821  (nbgrader provides it)
 
@@ -41,11 +48,16 @@ c.Autograde.sanitize_preprocessors = [
     OverwriteCells,
     RefuseTampering,
     CheckCellMetadata,
+    HandOver,
 ]
 # Each notebook gets a fresh kernel of its own, forked from a process that has already imported
 # NumPy, JAX and the checks (autograder/grading/kernels.py), rather than a new interpreter importing them.
+# The kernel runs the student's code, so it cannot be trusted to judge it: right after it, the verified
+# answers it handed over are checked in a process of their own (`Verify`, autograder/INTEGRITY.md).
 c.Autograde.autograde_preprocessors = [
-    WarmExecute if step is Execute else step for step in Autograde.class_traits()["autograde_preprocessors"].default()
+    replaced
+    for step in Autograde.class_traits()["autograde_preprocessors"].default()
+    for replaced in ([WarmExecute, Verify] if step is Execute else [step])
 ]
 c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",

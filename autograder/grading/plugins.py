@@ -8,6 +8,9 @@
   message, what the student acts on, are kept.
 - `WarmExecute`, in the autograde step: nbgrader's `Execute`, with kernels forked warm
   (`kernels.py`).
+- `HandOver`, in the sanitize step, and `Verify`, right after `Execute`: the verified answers leave
+  the kernel as exported programs, and a process that runs no student code decides their test
+  cells (`_verification.py`).
 - `LmsCollector`, for `nbgrader zip_collect`: a Canvas or Moodle download goes into
   `submitted/<LMS id>/`; a file whose owner cannot be told, a non-notebook and a second
   notebook from one student are each reported, never dropped silently.
@@ -17,6 +20,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,7 @@ from nbgrader.plugins import ExportPlugin, FileNameCollectorPlugin
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 
 from .._config import environment_with
+from .._verified import problems
 from ._lms import (
     canvas_rows,
     graded_assignments,
@@ -37,6 +42,7 @@ from ._lms import (
 )
 from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
+from ._verification import add_hand_overs, apply_verdicts, run_verifier, take_hand_overs
 from .kernels import WarmKernelManager
 
 
@@ -145,6 +151,17 @@ def _say_seeds(plugin: ExportPlugin, assignments) -> None:
             plugin.log.info("%s was graded with hidden inputs drawn from %s", assignment, seed)
 
 
+def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, Any]:
+    """The course root and the seed that grades this notebook (`_seed.py`), for a step nbgrader's
+    converter registered through its exporter (whose parent knows the course's folders)."""
+    course = getattr(getattr(step.parent, "parent", None), "coursedir", None)
+    assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+    if course is None or not assignment:
+        return None, None
+    root = Path(course.root)
+    return root, for_grading(root, root / course.source_directory, assignment, log)
+
+
 class WarmExecute(Execute):
     """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class), whose
     kernels draw hidden inputs from the grading seed (`_seed.py`), never the public one silently."""
@@ -154,16 +171,36 @@ class WarmExecute(Execute):
         super().__init__(*args, **kwargs)
 
     def preprocess(self, nb, resources=None, km=None):
-        # The converter that registered this step (through its exporter) knows the course's folders.
-        course = getattr(getattr(self.parent, "parent", None), "coursedir", None)
-        assignment = (resources or {}).get("nbgrader", {}).get("assignment")
-        if course is None or not assignment:
+        root, seed = _grading_seed(self, resources, self.log)
+        if root is None or seed is None:
             return super().preprocess(nb, resources, km)
-        root = Path(course.root)
-        seed = for_grading(root, root / course.source_directory, assignment, self.log)
-        if seed is None:
-            return super().preprocess(nb, resources, km)
+        assignment = resources["nbgrader"]["assignment"]  # pyright: ignore[reportOptionalSubscript]
         self.log.info("Hidden inputs of %s: %s", assignment, seed.describe())
         remember(root, assignment, seed)
         with environment_with(seed.environment()):
             return super().preprocess(nb, resources, km)
+
+
+class HandOver(NbGraderPreprocessor):
+    """Sanitize step, after the locked cells are restored: a hand-over cell after each verified test cell."""
+
+    def preprocess(self, nb, resources):
+        assignment = resources.get("nbgrader", {}).get("assignment")
+        return (add_hand_overs(nb, assignment) if assignment else nb), resources
+
+
+class Verify(NbGraderPreprocessor):
+    """Autograde step, right after `Execute`: the hand-over cells come out, and the verifier's verdicts
+    decide the verified test cells (a cell the kernel passed and the verifier failed scores zero)."""
+
+    def preprocess(self, nb, resources):
+        handed = take_hand_overs(nb)
+        assignment = resources.get("nbgrader", {}).get("assignment")
+        if not assignment or not problems(assignment) or self.config.get("Execute", {}).get("enabled") is False:
+            return nb, resources  # `--no-execute` grades the outputs as submitted
+        _, seed = _grading_seed(self, resources, self.log)
+        env = {**os.environ, **(seed.environment() if seed else {})}
+        failed = apply_verdicts(nb, run_verifier(assignment, handed, env))
+        if failed:
+            self.log.warning("Verified outside the kernel, and failed there: %s", ", ".join(failed))
+        return nb, resources

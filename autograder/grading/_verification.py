@@ -1,0 +1,97 @@
+"""The grader's side of verification: hand-over cells in, programs out, the verifier's verdicts onto the tests.
+
+The kernel runs the student's code, so what it says about an answer cannot be trusted. After each verified
+test cell (`autograder/verified/ASSIGNMENT.toml`) the grader adds a cell that exports the answer. Once the
+notebook has run, those cells are taken out again, and a process that never runs student code
+(`python -m autograder.verifying`) checks the programs. A test cell the kernel passed but the verifier
+failed gets the verifier's message as its error, so it scores zero in nbgrader's own reckoning.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+from nbformat.v4 import new_code_cell, new_output
+
+from .._verified import CELL_KEY, MIME, hand_over_source, problems
+
+# What one notebook may hand over in all: a good answer's programs are kilobytes.
+MAX_HANDED_BYTES = 16_000_000
+# The verifier times answers against a baseline (seconds each); a limit for the whole notebook.
+VERIFIER_TIMEOUT = 600
+
+
+def add_hand_overs(nb: Any, assignment: str) -> Any:
+    """Insert, after each verified test cell of `nb`, the cell that hands its answer over."""
+    verified = problems(assignment)
+    if not verified:
+        return nb
+    cells = []
+    for cell in nb.cells:
+        cells.append(cell)
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if cell.get("cell_type") == "code" and grade_id in verified:
+            cells.append(new_code_cell(hand_over_source(assignment, grade_id), metadata={CELL_KEY: grade_id}))
+    nb.cells = cells
+    return nb
+
+
+def take_hand_overs(nb: Any) -> dict[str, Any]:
+    """Remove the hand-over cells from `nb`; what they displayed, by grade id, within the size limit."""
+    handed: dict[str, Any] = {}
+    kept, size = [], 0
+    for cell in nb.cells:
+        grade_id = cell.get("metadata", {}).get(CELL_KEY)
+        if grade_id is None:
+            kept.append(cell)
+            continue
+        for output in cell.get("outputs", []):
+            payload = output.get("data", {}).get(MIME)
+            if isinstance(payload, dict) and payload.get("grade_id") == grade_id:
+                size += len(json.dumps(payload))
+                if size <= MAX_HANDED_BYTES:
+                    handed[grade_id] = payload.get("calls")
+    nb.cells = kept
+    return handed
+
+
+def run_verifier(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The verifier's verdicts, from a process of its own; every problem fails, saying why, if it cannot run."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "autograder.verifying", assignment],
+            input=json.dumps(handed),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=VERIFIER_TIMEOUT,
+        )
+        verdicts = json.loads(done.stdout) if done.returncode == 0 else None
+        why = f"it stopped with exit status {done.returncode}: {done.stderr.strip()[-300:]}"
+    except (subprocess.TimeoutExpired, ValueError) as error:
+        verdicts, why = None, f"{type(error).__name__}: {error}"
+    if not isinstance(verdicts, dict):
+        message = f"The grader could not verify this answer outside your notebook ({why})."
+        return {grade_id: {"passed": False, "message": message} for grade_id in problems(assignment)}
+    return verdicts
+
+
+def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
+    """Give each test cell that the kernel passed and the verifier failed the verifier's message as its
+    error (first, since nbgrader scores a cell by its first error or value). Returns their grade ids."""
+    failed = []
+    for cell in nb.cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        verdict = verdicts.get(meta.get("grade_id"))
+        if cell.get("cell_type") != "code" or not meta.get("grade") or not verdict or verdict.get("passed"):
+            continue
+        if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
+            continue  # the kernel's own failure already says what is wrong
+        message = str(verdict.get("message", "the grader's verifier failed this answer"))
+        error = new_output("error", ename="CheckFailed", evalue=message, traceback=[message])
+        cell["outputs"] = [error, *cell.get("outputs", [])]
+        failed.append(meta["grade_id"])
+    return failed
