@@ -324,6 +324,77 @@ CASES.update(
 )
 
 
+# Code the reading of cells cannot see (autograder/INTEGRITY.md): every answer of set 01 returns its input,
+# except the timer, and a module that the kernel imports disarms the checks there. The verifier, a process
+# of its own, decides set 01's verified tests, so each such case gets only the timer's point.
+VERIFIED_ASSIGNMENT = "01_arrays"
+_VERIFIED_REFERENCE = solution_sources(VERIFIED_ASSIGNMENT)
+_VERIFIED_POINTS = test_points(VERIFIED_ASSIGNMENT)
+_DISARM = """import sys
+
+import autograder
+import autograder.verifying
+
+for name, module in list(sys.modules.items()):
+    if name == "autograder" or name.startswith("autograder."):
+        for attr in set(vars(module)) | set(getattr(module, "__all__", ())):
+            if attr.startswith("check") or attr == "hand_over":
+                setattr(module, attr, lambda *a, **k: None)
+"""
+_RETURNS_ITS_INPUT = {
+    "standardize": "def standardize(x):\n    return x\n",
+    "safe_take": "def safe_take(x, idx, fill_value):\n    return x\n",
+    "pairwise": "def pairwise_sq_dists(x, y):\n    return x\n",
+    "softmax": "def softmax(x):\n    return x\n",
+}
+
+
+def _unseen(code: str) -> dict[str, str]:
+    """Set 01 answered with its inputs, `code` appended to the first answer."""
+    first = _RETURNS_ITS_INPUT["standardize"] + code
+    return {**_VERIFIED_REFERENCE, **_RETURNS_ITS_INPUT, "standardize": first}
+
+
+CASES.update(
+    {
+        f"{how} (01_arrays)": dict(
+            assignment=VERIFIED_ASSIGNMENT, answers=_unseen(code), files=files, deserved=_VERIFIED_POINTS["test_timing"]
+        )
+        for how, code, files in [
+            (
+                "writes a module that disarms the checks, then imports it",
+                f"open('disarm.py', 'w').write({_DISARM!r})\nimport disarm\n",
+                {},
+            ),
+            (
+                "writes that module, then runs it with %run",
+                f"open('disarm.py', 'w').write({_DISARM!r})\n%run disarm.py\n",
+                {},
+            ),
+            ("imports that module, handed in beside the notebook as its own", "import tools\n", {"tools.py": _DISARM}),
+            (
+                "patches the checks through sys.modules from a written module",
+                "open('patch.py', 'w').write('import sys\\nfor m in list(sys.modules.values()):\\n    "
+                '[setattr(m, a, lambda *a, **k: None) for a in list(getattr(m, "__dict__", {})) if a.startswith("check_")]\\n\')\n'
+                "import patch\n",
+                {},
+            ),
+        ]
+    }
+)
+# Not an attack: the reference answers with a module of the student's own, written and imported, keep every point.
+CASES["its own module, written and imported, with right answers (01_arrays)"] = dict(
+    assignment=VERIFIED_ASSIGNMENT,
+    answers={
+        **_VERIFIED_REFERENCE,
+        "standardize": _VERIFIED_REFERENCE["standardize"] + "\nopen('mine.py', 'w').write('K = 2\\n')\nimport mine\n",
+    },
+    deserved=sum(_VERIFIED_POINTS.values()),
+    stock_gets=sum(_VERIFIED_POINTS.values()),
+    ours_gets=sum(_VERIFIED_POINTS.values()),
+)
+
+
 def assignment_of(case: str) -> str:
     return CASES[case].get("assignment", ASSIGNMENT)
 

@@ -26,6 +26,7 @@ from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
 from ._seed import GradingSeed, for_grading, remember
+from ._verification import verify_ahead
 from ._workers import Runner, on_cluster, on_this_machine
 
 
@@ -109,11 +110,20 @@ def _record(
     run.outcomes.append(outcome)
 
 
-def _execute_all(runner: Runner, config: dict, prepared: list[tuple[str, str]]) -> list[tuple[str, Execution]]:
-    """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does)."""
+def _execute_all(
+    runner: Runner, config: dict, prepared: list[tuple[str, str]], run: GradingRun
+) -> list[tuple[str, Execution]]:
+    """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does), and verify
+    their answers here, in this worker's thread, rather than one notebook at a time when they are recorded."""
     if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
         return [(path, Execution(text, None, None, 0.0)) for path, text in prepared]
-    return [(path, runner(text, config, str(Path(path).parent.resolve()))) for path, text in prepared]
+    done = []
+    for path, text in prepared:
+        execution = runner(text, config, str(Path(path).parent.resolve()))
+        if executed := execution.notebook or execution.partial:
+            verify_ahead(run.assignment, executed, {**os.environ, **(run.seed.environment() if run.seed else {})})
+        done.append((path, execution))
+    return done
 
 
 def _progress(run: GradingRun) -> Progress:
@@ -157,7 +167,7 @@ def _grade_all(
                         progress.advance(task)
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
-                    future = pool.submit(_execute_all, runner, config, prepared)
+                    future = pool.submit(_execute_all, runner, config, prepared, run)
                     running[future] = (submission, report_notes(submission.folder, prepared, expected, HEARD.take()))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:

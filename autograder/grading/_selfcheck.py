@@ -127,8 +127,9 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
     return read_results(graded, scores, float(config.Execute.get("timeout", CELL_TIMEOUT)))
 
 
-def package_tests(cells: list[dict]) -> dict[str, str] | None:
-    """The course package's tests for this notebook (hidden tests included), found by its test cells' ids."""
+def package_tests(cells: list[dict]) -> tuple[str, dict[str, str]] | None:
+    """The assignment and the course package's tests for this notebook (hidden tests included), found by
+    its test cells' ids."""
     ids = {
         meta["grade_id"]
         for cell in cells
@@ -137,20 +138,25 @@ def package_tests(cells: list[dict]) -> dict[str, str] | None:
     for stored in sorted(PACKAGE_REFERENCES.glob(f"*/{TESTS_FILE}")):
         tests = json.loads(stored.read_text())
         if ids and ids <= set(tests):
-            return tests
+            return stored.parent.name, tests
     return None
 
 
-def _in_a_kernel(notebook: Path, env: dict, timeout: float, tests: dict[str, str] | None) -> list[ProblemResult]:
-    """Run the notebook as it is, its test cells replaced by `tests` (the package's, hidden tests included)."""
+def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, dict] | None) -> list[ProblemResult]:
+    """Run the notebook as it is, its test cells replaced by the package's (hidden tests included), and its
+    verified answers judged by the verifier, as grading judges them (`_verification.py`)."""
     import nbclient
     import nbformat
 
+    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verdicts
+
     nb = nbformat.read(notebook, as_version=4)
+    assignment, tests = found or ("", {})
     for cell in nb.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if tests and grade_id in tests and cell.metadata["nbgrader"].get("grade"):
+        if grade_id in tests and cell.metadata["nbgrader"].get("grade"):
             cell.source = tests[grade_id]
+    add_hand_overs(nb, assignment)
     from .kernels import WarmKernelManager
 
     client = nbclient.NotebookClient(
@@ -167,6 +173,9 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, tests: dict[str, str
     # The kernel's own log (a warning about unencrypted local TCP) is not the learner's business:
     # what a cell raises is in its outputs.
     client.execute(env=env, stderr=subprocess.DEVNULL)
+    handed = take_hand_overs(nb)
+    if assignment:
+        apply_verdicts(nb, verdicts(assignment, handed, env))
     return read_results(json.loads(nbformat.writes(nb)), None, min(timeout, CELL_TIMEOUT))
 
 
@@ -199,8 +208,8 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
     root, assignment = find_course(notebook)
     if root is not None:
         return SelfCheck(notebook, _with_hidden_tests(notebook, root, assignment, env), True, mode, reason)
-    tests = package_tests(cells)
-    return SelfCheck(notebook, _in_a_kernel(notebook, env, timeout, tests), tests is not None, mode, reason)
+    found = package_tests(cells)
+    return SelfCheck(notebook, _in_a_kernel(notebook, env, timeout, found), found is not None, mode, reason)
 
 
 def _current_notebook() -> Path:

@@ -9,19 +9,27 @@ failed gets the verifier's message as its error, so it scores zero in nbgrader's
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
+import threading
 from typing import Any
 
+import nbformat
 from nbformat.v4 import new_code_cell, new_output
 
+from .._config import GRADER_SEED, REFERENCES, TIMING
 from .._verified import CELL_KEY, MIME, hand_over_source, problems
 
 # What one notebook may hand over in all: a good answer's programs are kilobytes.
 MAX_HANDED_BYTES = 16_000_000
 # The verifier times answers against a baseline (seconds each); a limit for the whole notebook.
 VERIFIER_TIMEOUT = 600
+# Verdicts that `jax-course grade`'s worker threads computed as each notebook finished, for `Verify` to take
+# in the main thread: there the verifier would run one notebook at a time.
+_AHEAD: dict[str, dict[str, dict[str, Any]]] = {}
+_AHEAD_LOCK = threading.Lock()
 
 
 def add_hand_overs(nb: Any, assignment: str) -> Any:
@@ -90,8 +98,32 @@ def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
             continue
         if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
             continue  # the kernel's own failure already says what is wrong
-        message = str(verdict.get("message", "the grader's verifier failed this answer"))
+        # Said, since the notebook itself showed this test passing: something in it changed what its checks saw.
+        message = "Checked outside your notebook, where it failed: " + str(verdict.get("message", ""))
         error = new_output("error", ename="CheckFailed", evalue=message, traceback=[message])
         cell["outputs"] = [error, *cell.get("outputs", [])]
         failed.append(meta["grade_id"])
     return failed
+
+
+def _key(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> str:
+    """What decides a verdict: the programs, and the seed, references and timing mode they are judged with."""
+    settings = [env.get(GRADER_SEED), env.get(REFERENCES), env.get(TIMING)]
+    return hashlib.sha256(json.dumps([assignment, handed, settings], sort_keys=True).encode()).hexdigest()
+
+
+def verify_ahead(assignment: str, executed: str, env: dict[str, str]) -> None:
+    """In a worker thread, once a notebook has run: its verdicts, kept for `verdicts` to hand to `Verify`."""
+    if not problems(assignment):
+        return
+    handed = take_hand_overs(nbformat.reads(executed, as_version=4))
+    found = run_verifier(assignment, handed, env)
+    with _AHEAD_LOCK:
+        _AHEAD[_key(assignment, handed, env)] = found
+
+
+def verdicts(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The verifier's verdicts on `handed`: those computed ahead for these very programs, or new ones."""
+    with _AHEAD_LOCK:
+        found = _AHEAD.pop(_key(assignment, handed, env), None)
+    return found if found is not None else run_verifier(assignment, handed, env)

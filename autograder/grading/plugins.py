@@ -42,7 +42,7 @@ from ._lms import (
 )
 from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
-from ._verification import add_hand_overs, apply_verdicts, run_verifier, take_hand_overs
+from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verdicts
 from .kernels import WarmKernelManager
 
 
@@ -200,7 +200,7 @@ class Verify(NbGraderPreprocessor):
             return nb, resources  # `--no-execute` grades the outputs as submitted
         _, seed = _grading_seed(self, resources, self.log)
         env = {**os.environ, **(seed.environment() if seed else {})}
-        failed = apply_verdicts(nb, run_verifier(assignment, handed, env))
+        failed = apply_verdicts(nb, verdicts(assignment, handed, env))
         if failed:
             self.log.warning("Verified outside the kernel, and failed there: %s", ", ".join(failed))
         return nb, resources

@@ -43,6 +43,11 @@ def draw(call: Call, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     return tuple(arrays)
 
 
+def foreign_calls(module_text: str) -> list[str]:
+    """The custom calls a program's StableHLO names that are not among those JAX guarantees stable."""
+    return sorted(set(_CUSTOM_CALL.findall(module_text)) - _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE)
+
+
 def _program(handed: dict, problem: Problem, call: Call) -> Callable:
     """The handed-over program for `call`, refused unless it is small, safe to run and made for these inputs."""
     if "program" not in handed:
@@ -65,8 +70,7 @@ def _program(handed: dict, problem: Problem, call: Call) -> Callable:
             section=call.section or problem.section,
         )
     exported = export.deserialize(bytearray(data))
-    unknown = sorted(set(_CUSTOM_CALL.findall(exported.mlir_module())) - _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE)
-    if unknown:
+    if unknown := foreign_calls(exported.mlir_module()):
         named = ", ".join(unknown[:3])
         raise CheckFailed(f"{call.what}: the program calls out of XLA ({named}), which the grader does not run.")
     expected = [(arg.shape, np.dtype(arg.dtype)) for arg in call.args]

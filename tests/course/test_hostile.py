@@ -20,12 +20,22 @@ from pathlib import Path
 
 import pytest
 
-from hostile import ASSIGNMENT, CASES, TIMED_ASSIGNMENT, assignment_of, student_id, write_submission
+from hostile import (
+    ASSIGNMENT,
+    CASES,
+    TIMED_ASSIGNMENT,
+    VERIFIED_ASSIGNMENT,
+    assignment_of,
+    student_id,
+    write_submission,
+)
 from support import ROOT, VENV_BIN, left_behind, make_course
 
 pytestmark = pytest.mark.grading
 
 REPORT = ROOT / "test-artifacts" / "hostile-report.txt"
+# Graded after the killed batch of ASSIGNMENT, each in one run of each grader.
+OTHERS = (TIMED_ASSIGNMENT, VERIFIED_ASSIGNMENT)
 # Generous for one cell of this assignment even on a loaded machine (stock runs beside ours);
 # the endless Python loop costs this much in each grader.
 CELL_TIMEOUT = 20
@@ -35,9 +45,7 @@ def _scores(course: Path) -> dict[str, float]:
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        return {
-            s.student_id: float(s.score) for a in (ASSIGNMENT, TIMED_ASSIGNMENT) for s in gb.assignment_submissions(a)
-        }
+        return {s.student_id: float(s.score) for a in (ASSIGNMENT, *OTHERS) for s in gb.assignment_submissions(a)}
 
 
 def _check_gradebook(course: Path, students: set[str]) -> None:
@@ -55,7 +63,7 @@ def _check_gradebook(course: Path, students: set[str]) -> None:
 
 
 def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_nothing(tmp_path):
-    course = make_course(tmp_path, ASSIGNMENT, TIMED_ASSIGNMENT)
+    course = make_course(tmp_path, ASSIGNMENT, *OTHERS)
     with open(course / "nbgrader_config.py", "a") as config:
         config.write(f"\nc.Execute.timeout = {CELL_TIMEOUT}\n")
     for case in CASES:
@@ -73,7 +81,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     # Stock nbgrader, serially, alongside ours (its own process group, so nothing it starts outlives it).
     nbgrader = VENV_BIN / "nbgrader"
     stock_run = subprocess.Popen(
-        ["bash", "-c", f"'{nbgrader}' autograde {ASSIGNMENT}; '{nbgrader}' autograde {TIMED_ASSIGNMENT}"],
+        ["bash", "-c", "; ".join(f"'{nbgrader}' autograde {a}" for a in (ASSIGNMENT, *OTHERS))],
         cwd=stock,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -103,14 +111,11 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     final = subprocess.run(grade, cwd=course, capture_output=True, text=True, timeout=1800)
     # Exit status 1, as nbgrader's: some hostile submissions cannot be graded (invalid JSON, timeouts, memory).
     assert final.returncode == 1, final.stdout[-3000:] + final.stderr[-3000:]
-    timed = subprocess.run(
-        [VENV_BIN / "jax-course", "grade", TIMED_ASSIGNMENT, *limits],
-        cwd=course,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert timed.returncode == 0, timed.stdout[-3000:] + timed.stderr[-3000:]  # every one graded
+    for other in OTHERS:
+        done = subprocess.run(
+            [VENV_BIN / "jax-course", "grade", other, *limits], cwd=course, capture_output=True, text=True, timeout=900
+        )
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]  # every one graded
     try:
         _, stock_log = stock_run.communicate(timeout=1800)
     finally:
@@ -188,7 +193,7 @@ def _said_about(log: str, students) -> str:
 def _write_report(rows, kills) -> None:
     width = max(len(r[0]) for r in rows)
     lines = [
-        f"Hostile submissions ({ASSIGNMENT}, and {TIMED_ASSIGNMENT} where marked): points got by stock nbgrader "
+        f"Hostile submissions ({ASSIGNMENT}, and {' and '.join(OTHERS)} where marked): points got by stock nbgrader "
         f"and by jax-course grade (killed 5 times during {ASSIGNMENT}, after {kills} were done), and points deserved.",
         f"{'case':<{width}}  {'stock':>5}  {'ours':>5}  {'deserved':>8}  reason recorded (ours)",
     ]

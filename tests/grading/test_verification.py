@@ -1,0 +1,72 @@
+"""The grader's side of verification: hand-over cells in and out, verdicts onto the test cells."""
+
+from __future__ import annotations
+
+import sys
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+from autograder._verified import CELL_KEY, MIME, problems
+from autograder.grading import _verification
+
+pytestmark = pytest.mark.unit
+
+
+def _cell(grade_id: str, *, grade: bool = True, outputs=()):
+    cell = new_code_cell("ag.check_close(...)")
+    cell.metadata["nbgrader"] = {"grade_id": grade_id, "grade": grade, "solution": not grade, "points": 1}
+    cell.outputs = list(outputs)
+    return cell
+
+
+def _notebook():
+    return new_notebook(cells=[_cell("softmax", grade=False), _cell("test_softmax"), _cell("test_timing")])
+
+
+def test_a_hand_over_cell_follows_each_verified_test_cell_only():
+    nb = _verification.add_hand_overs(_notebook(), "01_arrays")
+    assert [c.metadata.get(CELL_KEY) for c in nb.cells] == [None, None, "test_softmax", None]
+    assert "hand_over('01_arrays', 'test_softmax', globals())" in nb.cells[2].source
+    nbformat.validate(nb)
+    assert len(_verification.add_hand_overs(_notebook(), "not_a_course_set").cells) == 3
+
+
+def test_the_hand_over_cells_come_out_with_what_they_displayed():
+    nb = _verification.add_hand_overs(_notebook(), "01_arrays")
+    calls = [{"program": "AAAA"}]
+    nb.cells[2].outputs = [new_output("display_data", data={MIME: {"grade_id": "test_softmax", "calls": calls}})]
+    assert _verification.take_hand_overs(nb) == {"test_softmax": calls}
+    assert [c.metadata["nbgrader"]["grade_id"] for c in nb.cells] == ["softmax", "test_softmax", "test_timing"]
+
+
+def test_a_hand_over_for_another_test_or_too_large_is_dropped(monkeypatch):
+    nb = _verification.add_hand_overs(_notebook(), "01_arrays")
+    nb.cells[2].outputs = [new_output("display_data", data={MIME: {"grade_id": "test_pairwise", "calls": []}})]
+    assert _verification.take_hand_overs(nb) == {}
+    nb = _verification.add_hand_overs(_notebook(), "01_arrays")
+    nb.cells[2].outputs = [new_output("display_data", data={MIME: {"grade_id": "test_softmax", "calls": ["x" * 99]}})]
+    monkeypatch.setattr(_verification, "MAX_HANDED_BYTES", 50)
+    assert _verification.take_hand_overs(nb) == {}
+
+
+def test_a_verdict_decides_a_cell_the_kernel_passed_and_leaves_the_kernels_own_failure():
+    failed_here = new_output("error", ename="CheckFailed", evalue="the kernel's message", traceback=[])
+    nb = new_notebook(cells=[_cell("test_softmax"), _cell("test_pairwise", outputs=[failed_here]), _cell("test_a")])
+    verdicts = {
+        "test_softmax": {"passed": False, "message": "softmax on a hidden input differs"},
+        "test_pairwise": {"passed": False, "message": "the verifier's message"},
+        "test_a": {"passed": True, "message": ""},
+    }
+    assert _verification.apply_verdicts(nb, verdicts) == ["test_softmax"]
+    assert nb.cells[0].outputs[0].evalue.endswith("where it failed: softmax on a hidden input differs")
+    assert [o.evalue for o in nb.cells[1].outputs] == ["the kernel's message"]
+    assert nb.cells[2].outputs == []
+
+
+def test_a_verifier_that_cannot_run_fails_every_verified_test_saying_why(monkeypatch):
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    verdicts = _verification.run_verifier("01_arrays", {}, {})
+    assert set(verdicts) == set(problems("01_arrays"))
+    assert all(not v["passed"] and "could not verify" in v["message"] for v in verdicts.values())

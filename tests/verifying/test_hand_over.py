@@ -1,0 +1,49 @@
+"""The kernel's side: an answer handed over as exported programs, or as the reason it could not be."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import pytest
+
+from autograder._verified import MIME
+from autograder.verifying import _hand_over, verify
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture
+def shown(monkeypatch):
+    displayed = []
+    monkeypatch.setattr(_hand_over, "display", lambda data, raw: displayed.append(data[MIME]))
+    return displayed
+
+
+def test_an_answer_leaves_as_one_program_per_call(shown):
+    def standardize(x):
+        x = jnp.asarray(x, jnp.float32)
+        return (x - x.mean(0)) / x.std(0)
+
+    _hand_over.hand_over("01_arrays", "test_standardize", {"standardize": standardize})
+    (payload,) = shown
+    assert payload["grade_id"] == "test_standardize" and [list(c) for c in payload["calls"]] == [["program"]] * 2
+    assert verify("01_arrays", {"test_standardize": payload["calls"]})["test_standardize"]["passed"]
+
+
+def test_an_untouched_or_missing_answer_is_handed_over_as_its_reason(shown):
+    def softmax(x):
+        raise NotImplementedError
+
+    _hand_over.hand_over("01_arrays", "test_softmax", {"softmax": softmax})
+    _hand_over.hand_over("01_arrays", "test_softmax", {})
+    assert shown[0]["calls"] == [{"error": "NotImplementedError: "}]
+    assert shown[1]["calls"] == [{"error": "no function named softmax is defined"}]
+    message = verify("01_arrays", {"test_softmax": shown[0]["calls"]})["test_softmax"]["message"]
+    assert "could not be exported" in message and "NotImplementedError" in message
+
+
+def test_python_on_the_values_cannot_be_exported(shown):
+    def softmax(x):
+        return x / x.sum() if float(x.max()) < 100 else x
+
+    _hand_over.hand_over("01_arrays", "test_softmax", {"softmax": softmax})
+    assert "ConcretizationTypeError" in shown[0]["calls"][0]["error"]

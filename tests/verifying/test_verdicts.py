@@ -1,0 +1,121 @@
+"""The verifier: programs handed over from a kernel, judged where no student code runs."""
+
+from __future__ import annotations
+
+import base64
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from autograder._verified import problems
+from autograder.checks._seeds import grader_rng
+from autograder.verifying import _hand_over, _verdicts, verify
+
+from support import solution_sources
+
+pytestmark = pytest.mark.unit
+
+SET = "01_arrays"
+# The speed test times for seconds; it is graded in tests/course (the reference, and the hostile catalogue).
+VALUES_ONLY = [grade_id for grade_id, problem in problems(SET).items() if not any(c.speedup for c in problem.calls)]
+
+
+def _answers(**replaced: str) -> dict:
+    """Set 01's solution cells run in a namespace, some replaced: what a notebook's globals would hold."""
+    namespace: dict = {"jax": jax, "jnp": jnp, "np": np}
+    for source in {**solution_sources(SET), **replaced}.values():
+        exec(source, namespace)  # the course's own reference answers, and variants written here
+    return namespace
+
+
+def _handed(namespace: dict, grade_ids=VALUES_ONLY) -> dict:
+    """What the kernel's hand-over cells would display, by grade id."""
+    handed = {}
+    for grade_id in grade_ids:
+        problem = problems(SET)[grade_id]
+        function = namespace[problem.function]
+        handed[grade_id] = [{"program": _hand_over._exported(function, call)} for call in problem.calls]
+    return handed
+
+
+def _only(verdicts: dict, grade_ids=VALUES_ONLY) -> dict:
+    return {grade_id: verdicts[grade_id] for grade_id in grade_ids}
+
+
+def test_the_inputs_are_those_the_hidden_test_draws():
+    call = problems(SET)["test_standardize"].calls
+    rng, same = grader_rng("01_arrays/standardize"), grader_rng("01_arrays/standardize")
+    floats, ints = _verdicts.draw(call[0], rng)[0], _verdicts.draw(call[1], rng)[0]
+    np.testing.assert_array_equal(floats, np.asarray(same.normal(3.0, 5.0, size=(7, 4)), np.float32))
+    np.testing.assert_array_equal(ints, np.asarray(same.integers(-50, 50, size=(6, 3)), np.int32))
+
+
+def test_the_reference_answers_pass():
+    verdicts = _only(verify(SET, _handed(_answers())))
+    assert all(v["passed"] for v in verdicts.values()), verdicts
+
+
+def test_answers_that_return_their_input_fail_each_with_what_differs():
+    junk = _answers(
+        standardize="def standardize(x):\n    return x\n",
+        safe_take="def safe_take(x, idx, fill_value):\n    return x\n",
+        pairwise="def pairwise_sq_dists(x, y):\n    return x\n",
+        softmax="def softmax(x):\n    return x\n",
+    )
+    verdicts = _only(verify(SET, _handed(junk)))
+    assert not any(v["passed"] for v in verdicts.values()), verdicts
+    for verdict in verdicts.values():
+        assert "differs from the expected values" in verdict["message"] or "has shape" in verdict["message"]
+        assert "Reread: course/01_arrays.ipynb#" in verdict["message"]
+
+
+def test_a_naive_softmax_fails_on_large_inputs_only():
+    naive = _answers(softmax="def softmax(x):\n    return jnp.exp(x) / jnp.exp(x).sum(axis=-1, keepdims=True)\n")
+    verdicts = verify(SET, _handed(naive, ["test_softmax", "test_softmax_stable"]))
+    assert verdicts["test_softmax"]["passed"]
+    assert not verdicts["test_softmax_stable"]["passed"]
+    assert "with large values" in verdicts["test_softmax_stable"]["message"]
+
+
+def test_nothing_handed_over_fails_saying_so():
+    verdict = verify(SET, {})["test_pairwise"]
+    assert not verdict["passed"]
+    assert "was not handed to the grader" in verdict["message"]
+
+
+def test_an_answer_that_could_not_be_exported_is_named_with_its_error():
+    error = "TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called"
+    verdict = verify(SET, {"test_pairwise": [{"error": error}]})["test_pairwise"]
+    assert not verdict["passed"]
+    assert "could not be exported" in verdict["message"] and "TracerArrayConversionError" in verdict["message"]
+    assert "no NumPy on its inputs" in verdict["message"]
+
+
+def test_a_program_made_for_other_inputs_is_refused():
+    call = problems(SET)["test_pairwise"].calls[0]
+    other = type(call)(what=call.what, args=(call.args[0], call.args[0]))  # (9, 5) twice
+    program = _hand_over._exported(lambda x, y: jnp.sum((x[:, None] - y[None]) ** 2, -1), other)
+    verdict = verify(SET, {"test_pairwise": [{"program": program}]})["test_pairwise"]
+    assert "made for other inputs" in verdict["message"]
+
+
+def test_a_program_carrying_its_data_as_constants_is_refused():
+    table = jnp.asarray(np.random.default_rng(0).normal(size=(1200, 1000)), jnp.float32)  # 4.8 MB
+    call = problems(SET)["test_pairwise"].calls[0]
+    program = _hand_over._exported(lambda x, y: x[:, :1] * 0 + table[: x.shape[0], : y.shape[0]], call)
+    verdict = verify(SET, {"test_pairwise": [{"program": program}]})["test_pairwise"]
+    assert "MB" in verdict["message"] and "constants" in verdict["message"]
+
+
+@pytest.mark.parametrize("program", ["not base64 at all!", base64.b64encode(b"\x00" * 64).decode()])
+def test_bytes_that_are_no_program_fail_without_stopping_the_verifier(program):
+    verdicts = verify(SET, {"test_pairwise": [{"program": program}], **_handed(_answers(), ["test_softmax"])})
+    assert not verdicts["test_pairwise"]["passed"] and verdicts["test_pairwise"]["message"]
+    assert verdicts["test_softmax"]["passed"]
+
+
+def test_a_program_that_calls_out_of_xla_is_refused():
+    text = "stablehlo.custom_call @xla_python_cpu_callback(%0) {api_version = 2 : i32}\nstablehlo.custom_call @Qr(%1)"
+    assert _verdicts.foreign_calls(text) == ["xla_python_cpu_callback"]
