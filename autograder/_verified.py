@@ -10,12 +10,19 @@ verifier to know what to run. It needs neither JAX nor nbgrader. Each table is a
 
     [[test_softmax.call]]                    # one exported program per call, at these shapes and dtypes
     what = "softmax on a hidden input"
-    args = [{normal = [0.0, 3.0], shape = [5, 7]}]  # draws, in order: normal, integers or uniform
-    then = []                                # Python values passed after the arrays (a fill value)
-    reference = "01_arrays/softmax"          # the recorded reference output it must match
+    args = [{normal = [0.0, 3.0], shape = [5, 7]}]  # drawn in order: normal, integers, uniform, or
+    #   {key = true}: a typed PRNG key; {tree = {w = {...}, b = {...}}}: a dict of such (drawn by sorted key)
+    then = []                                # Python values passed after the arrays (a fill value, a size)
+    reference = "01_arrays/softmax"          # the reference output a hidden test records; without it, the
+    #   solution's own output on these inputs is recorded as `DRAWS_FROM.verifiedN` (N: the call's number)
     # or: baseline = "name in autograder.checks.baselines", compared with and timed against
     #     speedup = "threshold id", against = "the row-by-row loop"
     # inputs_scale = true: the tolerance grows with the inputs' size (check_close's `inputs=`)
+    # requires = ["while"], forbids = ["while"]: StableHLO operations the program must hold, or must not
+    # max_ops = 200: at most this many operations (an unrolled loop has thousands)
+    # harness = "lambda x: (grads_xy(f, x, x), grads_xy(unseen, x, x))": what is exported instead of
+    #   FUNCTION(*args, *then), evaluated among the notebook's names and the problem's `define`
+    #   (Python source, such as a function the student has not seen). It returns arrays, or a tree of them.
 """
 
 from __future__ import annotations
@@ -34,10 +41,11 @@ _FOLDER = Path(__file__).parent / "verified"
 
 @dataclass(frozen=True)
 class Arg:
-    draw: str  # normal, integers or uniform
-    params: tuple[float, ...]
-    shape: tuple[int, ...]
-    dtype: str
+    draw: str  # normal, integers, uniform, key or tree
+    params: tuple[float, ...] = ()
+    shape: tuple[int, ...] = ()
+    dtype: str = "float32"
+    tree: tuple[tuple[str, Arg], ...] = ()  # a dict's entries, sorted by key, when `draw` is "tree"
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,10 @@ class Call:
     against: str = "the baseline"
     inputs_scale: bool = False
     section: str | None = None
+    requires: tuple[str, ...] = ()
+    forbids: tuple[str, ...] = ()
+    max_ops: int | None = None
+    harness: str | None = None
 
 
 @dataclass(frozen=True)
@@ -61,19 +73,36 @@ class Problem:
     section: str
     calls: tuple[Call, ...]
     hint: str | None = None
+    define: str = ""
 
 
 def _arg(table: dict) -> Arg:
-    draws = [name for name in ("normal", "integers", "uniform") if name in table]
+    draws = [name for name in ("normal", "integers", "uniform", "key", "tree") if name in table]
     if len(draws) != 1:
-        raise ValueError(f"an argument draws from exactly one of normal, integers, uniform: {table}")
+        raise ValueError(f"an argument draws from exactly one of normal, integers, uniform, key, tree: {table}")
+    if draws[0] == "tree":
+        return Arg("tree", tree=tuple((name, _arg(table["tree"][name])) for name in sorted(table["tree"])))
+    if draws[0] == "key":
+        return Arg("key", dtype="key")
     default = "int32" if draws[0] == "integers" else "float32"
-    return Arg(draws[0], tuple(table[draws[0]]), tuple(table["shape"]), table.get("dtype", default))
+    return Arg(draws[0], tuple(table[draws[0]]), tuple(table.get("shape", ())), table.get("dtype", default))
 
 
-def _call(table: dict) -> Call:
-    fields = {k: v for k, v in table.items() if k not in ("args", "then")}
-    return Call(args=tuple(_arg(a) for a in table["args"]), then=tuple(table.get("then", ())), **fields)
+def _call(table: dict, draws_from: str, number: int) -> Call:
+    fields = {k: v for k, v in table.items() if k not in ("args", "then", "requires", "forbids")}
+    fields.setdefault("reference", None if "baseline" in table else f"{draws_from}.verified{number}")
+    return Call(
+        args=tuple(_arg(a) for a in table["args"]),
+        then=tuple(table.get("then", ())),
+        requires=tuple(table.get("requires", ())),
+        forbids=tuple(table.get("forbids", ())),
+        **fields,
+    )
+
+
+def recorded_here(call: Call, draws_from: str) -> bool:
+    """Whether the verifier's own recording makes this call's reference (no hidden test records it)."""
+    return call.reference is not None and call.reference.startswith(f"{draws_from}.verified")
 
 
 @cache
@@ -84,7 +113,7 @@ def problems(assignment: str) -> dict[str, Problem]:
         return {}
     found = {}
     for grade_id, table in tomllib.loads(path.read_text()).items():
-        calls = tuple(_call(call) for call in table["call"])
+        calls = tuple(_call(call, table["draws_from"], n) for n, call in enumerate(table["call"]))
         fields = {k: v for k, v in table.items() if k != "call"}
         found[grade_id] = Problem(grade_id=grade_id, calls=calls, **fields)
     return found

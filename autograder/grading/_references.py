@@ -48,8 +48,11 @@ def record_references(
     import nbclient
     import nbformat
 
+    from ._verification import add_hand_overs
+
     notebook = (source or root / "solutions") / assignment / f"{assignment}.ipynb"
-    nb = nbformat.read(notebook, as_version=4)
+    # The hand-over cells record the outputs that only the verifier compares (`autograder/verified/`).
+    nb = add_hand_overs(nbformat.read(notebook, as_version=4), assignment)
     with tempfile.TemporaryDirectory() as scratch:
         with environment_with({RECORD_REFERENCES: scratch}):
             nbclient.NotebookClient(

@@ -9,34 +9,55 @@ import jax
 from IPython.display import display
 from jax import export
 
-from .._verified import MIME, Call, problems
+from .._verified import MIME, Call, Problem, problems, recorded_here
+from ..checks._reference import check_reference, recording
+from ..checks._seeds import grader_rng
+from ._inputs import avals, draw
 
 # What one hand-over may carry as an error: the first lines of what the export raised.
 _ERROR_CHARS = 600
 
 
-def _exported(function: Any, call: Call) -> str:
-    """`function` on arrays of the call's shapes and dtypes (its Python values closed over), serialized."""
+def answer(problem: Problem, call: Call, namespace: dict) -> Any:
+    """What the grader runs for `call`: the call's harness among the notebook's names, or the problem's
+    function with the call's Python values after its arrays."""
+    if call.harness is not None:
+        scope = dict(namespace)
+        exec(problem.define, scope)  # the course's own code (autograder/verified/), beside the student's
+        return eval(call.harness, scope)
+    function = namespace.get(problem.function)
+    if not callable(function):
+        raise NameError(f"no function named {problem.function} is defined")
     then = call.then
+    return lambda *arrays: function(*arrays, *then)
 
-    def answer(*arrays):
-        return function(*arrays, *then)
 
-    avals = [jax.ShapeDtypeStruct(arg.shape, arg.dtype) for arg in call.args]
-    return base64.b64encode(export.export(jax.jit(answer))(*avals).serialize()).decode("ascii")
+def exported(computation: Any, call: Call) -> str:
+    """`computation` on inputs of the call's shapes and dtypes, exported and serialized (base64)."""
+    return base64.b64encode(export.export(jax.jit(computation))(*avals(call)).serialize()).decode("ascii")
+
+
+def _record(problem: Problem, namespace: dict) -> None:
+    """While the solutions are recorded: the outputs no hidden test records, on the verifier's inputs."""
+    rng = grader_rng(problem.draws_from)
+    for call in problem.calls:
+        inputs = draw(call, rng)  # every call's draw, in order, as the verifier makes them
+        if recorded_here(call, problem.draws_from):
+            check_reference(jax.jit(answer(problem, call, namespace))(*inputs), str(call.reference))
 
 
 def hand_over(assignment: str, grade_id: str, namespace: dict) -> None:
     """Display, for the grader, the answer a verified test cell checked: one exported program per call."""
     problem = problems(assignment)[grade_id]
-    function = namespace.get(problem.function)
+    if recording():
+        _record(problem, namespace)
+        return
     calls: list[dict[str, str]] = []
     for call in problem.calls:
-        if not callable(function):
-            calls.append({"error": f"no function named {problem.function} is defined"})
-            continue
         try:
-            calls.append({"program": _exported(function, call)})
+            calls.append({"program": exported(answer(problem, call, namespace), call)})
+        except NameError as missing:
+            calls.append({"error": str(missing)})
         except Exception as error:  # what the student's code raised while traced: the verdict names it
             calls.append({"error": f"{type(error).__name__}: {error}"[:_ERROR_CHARS]})
     display({MIME: {"grade_id": grade_id, "calls": calls}}, raw=True)

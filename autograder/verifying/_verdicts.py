@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
-import numpy as np
 from jax import export
 
 # JAX's own list of the custom calls an exported program may name (linear algebra, sharding), private
@@ -24,23 +23,12 @@ from ..checks._errors import CheckFailed
 from ..checks._reference import check_reference
 from ..checks._seeds import grader_rng
 from ..checks._timing import check_speedup
+from ._inputs import draw, signature
 
 # A good answer's program is a few kilobytes; a few megabytes means data built into it.
 MAX_PROGRAM_BYTES = 4_000_000
 _CUSTOM_CALL = re.compile(r"stablehlo\.custom_call\s+@([\w.$-]+)")
-
-
-def draw(call: Call, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-    """The call's inputs, drawn from `rng` as the hidden test draws them."""
-    arrays = []
-    for arg in call.args:
-        if arg.draw == "integers":
-            low, high = (int(p) for p in arg.params)
-            value = rng.integers(low, high, size=arg.shape)
-        else:
-            value = getattr(rng, arg.draw)(*arg.params, size=arg.shape)
-        arrays.append(np.asarray(value, dtype=arg.dtype))
-    return tuple(arrays)
+_OPERATION = re.compile(r"\bstablehlo\.([a-z_]+)")
 
 
 def foreign_calls(module_text: str) -> list[str]:
@@ -73,10 +61,30 @@ def _program(handed: dict, problem: Problem, call: Call) -> Callable:
     if unknown := foreign_calls(exported.mlir_module()):
         named = ", ".join(unknown[:3])
         raise CheckFailed(f"{call.what}: the program calls out of XLA ({named}), which the grader does not run.")
-    expected = [(arg.shape, np.dtype(arg.dtype)) for arg in call.args]
-    if [(tuple(a.shape), np.dtype(a.dtype)) for a in exported.in_avals] != expected:
+    if [(tuple(a.shape), str(a.dtype)) for a in exported.in_avals] != signature(call):
         raise CheckFailed(f"{call.what}: the program handed over was made for other inputs than this call's.")
+    _check_structure(exported.mlir_module(), problem, call)
     return jax.jit(exported.call)
+
+
+def _check_structure(module_text: str, problem: Problem, call: Call) -> None:
+    """What the call's program must hold or must not (a loop, no loop, a size), read from its StableHLO."""
+    operations = _OPERATION.findall(module_text)
+    section = call.section or problem.section
+    missing = [name for name in call.requires if name not in operations]
+    present = [name for name in call.forbids if name in operations]
+    if missing or present:
+        said = f"has no `{missing[0]}`" if missing else f"has a `{present[0]}`"
+        raise CheckFailed(
+            f"{call.what}: the program {problem.function} compiles to {said} operation.",
+            hint=problem.hint, section=section,
+        )  # fmt: skip
+    if call.max_ops is not None and len(operations) > call.max_ops:
+        raise CheckFailed(
+            f"{call.what}: the program {problem.function} compiles to has {len(operations)} operations where a "
+            f"good answer needs at most {call.max_ops}: a Python loop unrolled under jax.jit repeats its body.",
+            hint=problem.hint, section=section,
+        )  # fmt: skip
 
 
 def _check(problem: Problem, call: Call, program: Callable, inputs: tuple) -> None:

@@ -1,0 +1,45 @@
+"""A call's inputs: drawn as its hidden test draws them (the verifier, and the recording of references),
+or described by shape and dtype alone (the kernel, which exports the answer for them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import numpy as np
+
+from .._verified import Arg, Call
+
+_KEY_DTYPE = jax.random.key(0).dtype
+
+
+def _draw(arg: Arg, rng: np.random.Generator) -> Any:
+    if arg.draw == "tree":
+        return {name: _draw(leaf, rng) for name, leaf in arg.tree}
+    if arg.draw == "key":
+        return jax.random.key(int(rng.integers(0, 2**31 - 1)))
+    if arg.draw == "integers":
+        low, high = (int(p) for p in arg.params)
+        return np.asarray(rng.integers(low, high, size=arg.shape), dtype=arg.dtype)
+    return np.asarray(getattr(rng, arg.draw)(*arg.params, size=arg.shape), dtype=arg.dtype)
+
+
+def draw(call: Call, rng: np.random.Generator) -> tuple:
+    """The call's inputs, drawn from `rng` in order (a dict's entries by sorted key)."""
+    return tuple(_draw(arg, rng) for arg in call.args)
+
+
+def _aval(arg: Arg) -> Any:
+    if arg.draw == "tree":
+        return {name: _aval(leaf) for name, leaf in arg.tree}
+    return jax.ShapeDtypeStruct(arg.shape, _KEY_DTYPE if arg.draw == "key" else arg.dtype)
+
+
+def avals(call: Call) -> tuple:
+    """The call's inputs as shapes and dtypes, what `jax.export` needs."""
+    return tuple(_aval(arg) for arg in call.args)
+
+
+def signature(call: Call) -> list[tuple[tuple[int, ...], str]]:
+    """Each input leaf's shape and dtype, in the order an exported program lists them."""
+    return [(tuple(a.shape), str(a.dtype)) for a in jax.tree.leaves(avals(call))]
