@@ -35,8 +35,7 @@ def _handed(namespace: dict, grade_ids=VALUES_ONLY) -> dict:
     handed = {}
     for grade_id in grade_ids:
         problem = problems(SET)[grade_id]
-        calls = problem.calls
-        handed[grade_id] = [{"program": _hand_over.exported(_hand_over.answer(problem, c, namespace), c)} for c in calls]
+        handed[grade_id] = [
             {"program": _hand_over.exported(_hand_over.answer(problem, call, namespace), call)}
             for call in problem.calls
         ]
