@@ -11,18 +11,25 @@ verifier to know what to run. It needs neither JAX nor nbgrader. Each table is a
     [[test_softmax.call]]                    # one exported program per call, at these shapes and dtypes
     what = "softmax on a hidden input"
     args = [{normal = [0.0, 3.0], shape = [5, 7]}]  # drawn in order: normal, integers, uniform, or
-    #   {key = true}: a typed PRNG key; {tree = {w = {...}, b = {...}}}: a dict of such (drawn by sorted key)
+    #   {key = true}: a typed PRNG key; [5, 7]: standard normal float32 of that shape;
+    #   {w = [3, 4], b = {uniform = [0, 1], shape = [4]}}: a dict of such, drawn by sorted key
     then = []                                # Python values passed after the arrays (a fill value, a size)
     reference = "01_arrays/softmax"          # the reference output a hidden test records; without it, the
     #   solution's own output on these inputs is recorded as `DRAWS_FROM.verifiedN` (N: the call's number)
     # or: baseline = "name in autograder.checks.baselines", compared with and timed against
     #     speedup = "threshold id", against = "the row-by-row loop"
+    # within = [3.14159, 0.026]: a random estimate, within 6 standard errors (the second number) of the first
     # inputs_scale = true: the tolerance grows with the inputs' size (check_close's `inputs=`)
     # requires = ["while"], forbids = ["while"]: StableHLO operations the program must hold, or must not
     # max_ops = 200: at most this many operations (an unrolled loop has thousands)
     # harness = "lambda x: (grads_xy(f, x, x), grads_xy(unseen, x, x))": what is exported instead of
     #   FUNCTION(*args, *then), evaluated among the notebook's names and the problem's `define`
     #   (Python source, such as a function the student has not seen). It returns arrays, or a tree of them.
+
+    devices = 8                              # (top level) simulated CPU devices the verifier starts with, as the
+                                             # notebook's setup cell gives its kernel on a CPU-only machine
+    [in_the_kernel]                          # every other graded test cell, and why it cannot leave the kernel
+    test_timing = "a timer the student wrote: it must run where it is timed"
 """
 
 from __future__ import annotations
@@ -63,6 +70,7 @@ class Call:
     forbids: tuple[str, ...] = ()
     max_ops: int | None = None
     harness: str | None = None
+    within: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -76,12 +84,17 @@ class Problem:
     define: str = ""
 
 
-def _arg(table: dict) -> Arg:
-    draws = [name for name in ("normal", "integers", "uniform", "key", "tree") if name in table]
-    if len(draws) != 1:
-        raise ValueError(f"an argument draws from exactly one of normal, integers, uniform, key, tree: {table}")
-    if draws[0] == "tree":
-        return Arg("tree", tree=tuple((name, _arg(table["tree"][name])) for name in sorted(table["tree"])))
+_DRAWS = ("normal", "integers", "uniform", "key")
+
+
+def _arg(table: dict | list) -> Arg:
+    if isinstance(table, list):
+        return Arg("normal", (0.0, 1.0), tuple(table))
+    draws = [name for name in _DRAWS if name in table]
+    if not draws:
+        return Arg("tree", tree=tuple((name, _arg(table[name])) for name in sorted(table)))
+    if len(draws) > 1:
+        raise ValueError(f"an argument draws from one of {', '.join(_DRAWS)}, or is a dict of such: {table}")
     if draws[0] == "key":
         return Arg("key", dtype="key")
     default = "int32" if draws[0] == "integers" else "float32"
@@ -89,13 +102,15 @@ def _arg(table: dict) -> Arg:
 
 
 def _call(table: dict, draws_from: str, number: int) -> Call:
-    fields = {k: v for k, v in table.items() if k not in ("args", "then", "requires", "forbids")}
-    fields.setdefault("reference", None if "baseline" in table else f"{draws_from}.verified{number}")
+    fields = {k: v for k, v in table.items() if k not in ("args", "then", "requires", "forbids", "within")}
+    own = "baseline" not in table and "within" not in table
+    fields.setdefault("reference", f"{draws_from}.verified{number}" if own else None)
     return Call(
         args=tuple(_arg(a) for a in table["args"]),
         then=tuple(table.get("then", ())),
         requires=tuple(table.get("requires", ())),
         forbids=tuple(table.get("forbids", ())),
+        within=tuple(table["within"]) if "within" in table else None,
         **fields,
     )
 
@@ -106,13 +121,28 @@ def recorded_here(call: Call, draws_from: str) -> bool:
 
 
 @cache
+def _read(assignment: str) -> dict:
+    path = _FOLDER / f"{assignment}.toml"
+    return tomllib.loads(path.read_text()) if "/" not in assignment and path.is_file() else {}
+
+
+def devices(assignment: str) -> int | None:
+    """How many simulated CPU devices the verifier needs for `assignment`'s programs, if more than one."""
+    return _read(assignment).get("devices")
+
+
+def in_the_kernel(assignment: str) -> dict[str, str]:
+    """The graded test cells of `assignment` decided in the kernel alone, each with the reason."""
+    return dict(_read(assignment).get("in_the_kernel", {}))
+
+
+@cache
 def problems(assignment: str) -> dict[str, Problem]:
     """The verified test cells of `assignment`, by grade id (none when it has no file)."""
-    path = _FOLDER / f"{assignment}.toml"
-    if "/" in assignment or not path.is_file():
-        return {}
     found = {}
-    for grade_id, table in tomllib.loads(path.read_text()).items():
+    for grade_id, table in _read(assignment).items():
+        if not isinstance(table, dict) or grade_id == "in_the_kernel":
+            continue  # `devices`, and the tests kept in the kernel
         calls = tuple(_call(call, table["draws_from"], n) for n, call in enumerate(table["call"]))
         fields = {k: v for k, v in table.items() if k != "call"}
         found[grade_id] = Problem(grade_id=grade_id, calls=calls, **fields)

@@ -98,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     grade.add_argument("--student", help="grade only this student")
     grade.add_argument("--db", help="gradebook SQLAlchemy URL (default: nbgrader's db_url, sqlite:///gradebook.db)")
+    commands.add_parser(
+        "verified",
+        help="each set's share of points decided outside the student's kernel, and how each test is verified",
+    )
     return parser
 
 
@@ -213,6 +217,13 @@ def _references(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verified(args: argparse.Namespace) -> int:
+    from ._share import share_table, tests
+
+    print(share_table(tests(course_root() / "solutions")))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args, unknown = parser.parse_known_args(argv)
@@ -220,7 +231,14 @@ def main(argv: list[str] | None = None) -> int:
         return _grade(args, unknown)
     if unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    commands = {"badges": _badges, "check": _check, "references": _references, "report": _report, "watch": _watch}
+    commands = {
+        "badges": _badges,
+        "check": _check,
+        "references": _references,
+        "report": _report,
+        "verified": _verified,
+        "watch": _watch,
+    }
     return commands[args.command](args)
 
 

@@ -20,6 +20,7 @@ from .._verified import Call, Problem, problems
 from ..checks import baselines
 from ..checks._compare import check_close
 from ..checks._errors import CheckFailed
+from ..checks._randomness import check_within_sigmas
 from ..checks._reference import check_reference
 from ..checks._seeds import grader_rng
 from ..checks._timing import check_speedup
@@ -93,6 +94,9 @@ def _check(problem: Problem, call: Call, program: Callable, inputs: tuple) -> No
     if call.reference is not None:
         scale = inputs if call.inputs_scale else None
         check_reference(actual, call.reference, what=call.what, inputs=scale, section=section)
+    if call.within is not None:
+        value, standard_error = call.within
+        check_within_sigmas(actual, value, standard_error, what=call.what, hint=problem.hint, section=section)
     if call.baseline is not None:
         baseline = getattr(baselines, call.baseline)
         expected = baseline(*inputs, *call.then)

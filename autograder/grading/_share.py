@@ -1,0 +1,67 @@
+"""How each graded test of the course is verified: outside the kernel (by what), or in it (and why).
+
+`jax-course verified` prints it; `autograder/INTEGRITY.md` holds the same table, kept current by a test.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .._verified import Call, in_the_kernel, problems
+
+START, END = "<!-- verified: begin (jax-course verified --markdown) -->", "<!-- verified: end -->"
+
+
+@dataclass(frozen=True)
+class Test:
+    assignment: str
+    grade_id: str
+    points: float
+    outside: bool
+    how: str
+
+
+def _how(calls: tuple[Call, ...]) -> str:
+    parts = [f"values on {len(calls)} hidden input{'s' if len(calls) > 1 else ''}"]
+    if any(c.requires or c.forbids or c.max_ops for c in calls):
+        parts.append("structure read from StableHLO")
+    if any(c.speedup for c in calls):
+        parts.append("speed against the course's baseline")
+    if any(c.within for c in calls):
+        parts.append("a random estimate within its standard error")
+    return ", ".join(parts)
+
+
+def tests(source: Path) -> list[Test]:
+    """Every graded test cell of the notebooks in `source/*/`, and how it is verified."""
+    found = []
+    for notebook in sorted(source.glob("*/*.ipynb")):
+        assignment = notebook.parent.name
+        verified, kept = problems(assignment), in_the_kernel(assignment)
+        for cell in json.loads(notebook.read_text())["cells"]:
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            if cell.get("cell_type") != "code" or not meta.get("grade") or meta.get("solution"):
+                continue
+            grade_id, points = meta["grade_id"], float(meta.get("points", 0))
+            if grade_id in verified:
+                found.append(Test(assignment, grade_id, points, True, _how(verified[grade_id].calls)))
+            else:
+                found.append(Test(assignment, grade_id, points, False, kept.get(grade_id, "not yet verified outside")))
+    return found
+
+
+def share_table(found: list[Test]) -> str:
+    """Markdown: each set's share of points verified outside the kernel, then each test."""
+    sets = sorted({t.assignment for t in found})
+    lines = ["| set | points verified outside the kernel | share |", "|---|---|---|"]
+    for assignment in sets:
+        mine = [t for t in found if t.assignment == assignment]
+        outside, total = sum(t.points for t in mine if t.outside), sum(t.points for t in mine)
+        lines.append(f"| {assignment} | {outside:g} of {total:g} | {outside / total:.0%} |")
+    lines += ["", "| set | test | points | where | how, or why it stays in the kernel |", "|---|---|---|---|---|"]
+    for t in found:
+        where = "verifier" if t.outside else "kernel"
+        lines.append(f"| {t.assignment} | `{t.grade_id}` | {t.points:g} | {where} | {t.how} |")
+    return "\n".join(lines)
