@@ -98,10 +98,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     grade.add_argument("--student", help="grade only this student")
     grade.add_argument("--db", help="gradebook SQLAlchemy URL (default: nbgrader's db_url, sqlite:///gradebook.db)")
-    commands.add_parser(
+    verified = commands.add_parser(
         "verified",
         help="each set's share of points decided outside the student's kernel, and how each test is verified",
     )
+    verified.add_argument("--update", action="store_true", help="also rewrite the table in autograder/INTEGRITY.md")
     return parser
 
 
@@ -218,9 +219,12 @@ def _references(args: argparse.Namespace) -> int:
 
 
 def _verified(args: argparse.Namespace) -> int:
-    from ._share import share_table, tests
+    from ._share import graded_tests, share_table, update_integrity
 
-    print(share_table(tests(course_root() / "solutions")))
+    table = share_table(graded_tests(course_root() / "solutions"))
+    print(table)
+    if args.update:
+        update_integrity(Path(__file__).parents[1] / "INTEGRITY.md", table)
     return 0
 
 

@@ -1,6 +1,7 @@
 """How each graded test of the course is verified: outside the kernel (by what), or in it (and why).
 
-`jax-course verified` prints it; `autograder/INTEGRITY.md` holds the same table, kept current by a test.
+`jax-course verified` prints it; `autograder/INTEGRITY.md` holds the same table (`jax-course verified --update`
+rewrites it there), kept current by a test.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from .._verified import Call, in_the_kernel, problems
 
-START, END = "<!-- verified: begin (jax-course verified --markdown) -->", "<!-- verified: end -->"
+START, END = "<!-- verified: begin (jax-course verified --update) -->", "<!-- verified: end -->"
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ def _how(calls: tuple[Call, ...]) -> str:
     return ", ".join(parts)
 
 
-def tests(source: Path) -> list[Test]:
+def graded_tests(source: Path) -> list[Test]:
     """Every graded test cell of the notebooks in `source/*/`, and how it is verified."""
     found = []
     for notebook in sorted(source.glob("*/*.ipynb")):
@@ -65,3 +66,15 @@ def share_table(found: list[Test]) -> str:
         where = "verifier" if t.outside else "kernel"
         lines.append(f"| {t.assignment} | `{t.grade_id}` | {t.points:g} | {where} | {t.how} |")
     return "\n".join(lines)
+
+
+def in_integrity(text: str) -> str:
+    """The table as `autograder/INTEGRITY.md`'s text holds it, between its two markers."""
+    return text.split(START, 1)[1].split(END, 1)[0].strip()
+
+
+def update_integrity(path: Path, table: str) -> None:
+    """Write `table` between the markers of `path`."""
+    text = path.read_text()
+    before, rest = text.split(START, 1)
+    path.write_text(f"{before}{START}\n{table}\n{END}{rest.split(END, 1)[1]}")
