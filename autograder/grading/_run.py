@@ -21,12 +21,13 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from .._verified import problems
 from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
 from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
 from ._seed import GradingSeed, for_grading, remember
-from ._verification import verify_ahead
+from ._verification import Verifier, verify_ahead
 from ._workers import Runner, on_cluster, on_this_machine
 
 
@@ -118,10 +119,16 @@ def _execute_all(
     if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
         return [(path, Execution(text, None, None, 0.0)) for path, text in prepared]
     done = []
+    env = {**os.environ, **(run.seed.environment() if run.seed else {})}
     for path, text in prepared:
-        execution = runner(text, config, str(Path(path).parent.resolve()))
-        if executed := execution.notebook or execution.partial:
-            verify_ahead(run.assignment, executed, {**os.environ, **(run.seed.environment() if run.seed else {})})
+        verifier = Verifier(run.assignment, env) if problems(run.assignment) else None
+        try:
+            execution = runner(text, config, str(Path(path).parent.resolve()))
+            if verifier is not None and (executed := execution.notebook or execution.partial):
+                verify_ahead(verifier, executed, env)
+        finally:
+            if verifier is not None:
+                verifier.close()
         done.append((path, execution))
     return done
 

@@ -148,7 +148,8 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
     import nbclient
     import nbformat
 
-    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verdicts
+    from .._verified import problems
+    from ._verification import Verifier, add_hand_overs, apply_verdicts, take_hand_overs
 
     nb = nbformat.read(notebook, as_version=4)
     assignment, tests = found or ("", {})
@@ -156,7 +157,6 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id in tests and cell.metadata["nbgrader"].get("grade"):
             cell.source = tests[grade_id]
-    add_hand_overs(nb, assignment)
     from .kernels import WarmKernelManager
 
     client = nbclient.NotebookClient(
@@ -170,12 +170,18 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         extra_arguments=GUARD_ARGUMENTS,
         resources={"metadata": {"path": str(notebook.parent)}},
     )
-    # The kernel's own log (a warning about unencrypted local TCP) is not the learner's business:
-    # what a cell raises is in its outputs.
-    client.execute(env=env, stderr=subprocess.DEVNULL)
-    handed = take_hand_overs(nb)
-    if assignment:
-        apply_verdicts(nb, verdicts(assignment, handed, env))
+    add_hand_overs(nb, assignment)
+    verifier = Verifier(assignment, env) if problems(assignment) else None  # its imports overlap the run
+    try:
+        # The kernel's own log (a warning about unencrypted local TCP) is not the learner's business:
+        # what a cell raises is in its outputs.
+        client.execute(env=env, stderr=subprocess.DEVNULL)
+        handed = take_hand_overs(nb)
+        if verifier is not None:
+            apply_verdicts(nb, verifier.verdicts(handed))
+    finally:
+        if verifier is not None:
+            verifier.close()
     return read_results(json.loads(nbformat.writes(nb)), None, min(timeout, CELL_TIMEOUT))
 
 

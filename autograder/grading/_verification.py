@@ -66,25 +66,51 @@ def take_hand_overs(nb: Any) -> dict[str, Any]:
     return handed
 
 
+class Verifier:
+    """The verifier's process, started as soon as the notebook starts running, so that its imports (JAX and
+    the checks) overlap the notebook's run; it reads what was handed over when the notebook is done."""
+
+    def __init__(self, assignment: str, env: dict[str, str]):
+        self.assignment = assignment
+        self.process: subprocess.Popen | None = None
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "autograder.verifying", assignment],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+        except OSError as error:
+            self.failure = f"it could not start: {error}"
+
+    def verdicts(self, handed: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """The verdicts on `handed`; every problem fails, saying why, if the verifier cannot give them."""
+        verdicts, why = None, getattr(self, "failure", "")
+        if self.process is not None:
+            try:
+                out, err = self.process.communicate(json.dumps(handed), timeout=VERIFIER_TIMEOUT)
+                verdicts = json.loads(out) if self.process.returncode == 0 else None
+                why = f"it stopped with exit status {self.process.returncode}: {err.strip()[-300:]}"
+            except (subprocess.TimeoutExpired, ValueError) as error:
+                self.process.kill()
+                why = f"{type(error).__name__}: {error}"
+        if not isinstance(verdicts, dict):
+            message = f"The grader could not verify this answer outside your notebook ({why})."
+            return {grade_id: {"passed": False, "message": message} for grade_id in problems(self.assignment)}
+        return verdicts
+
+    def close(self) -> None:
+        """End the process if it was never asked (the notebook could not be run)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
 def run_verifier(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """The verifier's verdicts, from a process of its own; every problem fails, saying why, if it cannot run."""
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "autograder.verifying", assignment],
-            input=json.dumps(handed),
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=VERIFIER_TIMEOUT,
-        )
-        verdicts = json.loads(done.stdout) if done.returncode == 0 else None
-        why = f"it stopped with exit status {done.returncode}: {done.stderr.strip()[-300:]}"
-    except (subprocess.TimeoutExpired, ValueError) as error:
-        verdicts, why = None, f"{type(error).__name__}: {error}"
-    if not isinstance(verdicts, dict):
-        message = f"The grader could not verify this answer outside your notebook ({why})."
-        return {grade_id: {"passed": False, "message": message} for grade_id in problems(assignment)}
-    return verdicts
+    """The verifier's verdicts, from a process of its own started now."""
+    return Verifier(assignment, env).verdicts(handed)
 
 
 def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
@@ -112,18 +138,24 @@ def _key(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps([assignment, handed, settings], sort_keys=True).encode()).hexdigest()
 
 
-def verify_ahead(assignment: str, executed: str, env: dict[str, str]) -> None:
+def verify_ahead(verifier: Verifier, executed: str, env: dict[str, str]) -> None:
     """In a worker thread, once a notebook has run: its verdicts, kept for `verdicts` to hand to `Verify`."""
-    if not problems(assignment):
-        return
+    assignment = verifier.assignment
     handed = take_hand_overs(nbformat.reads(executed, as_version=4))
-    found = run_verifier(assignment, handed, env)
+    found = verifier.verdicts(handed)
     with _AHEAD_LOCK:
         _AHEAD[_key(assignment, handed, env)] = found
 
 
-def verdicts(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """The verifier's verdicts on `handed`: those computed ahead for these very programs, or new ones."""
+def verdicts(
+    assignment: str, handed: dict[str, Any], env: dict[str, str], started: Verifier | None = None
+) -> dict[str, dict[str, Any]]:
+    """The verifier's verdicts on `handed`: those computed ahead for these very programs, or from the
+    verifier `started` with the notebook, or from a new one."""
     with _AHEAD_LOCK:
         found = _AHEAD.pop(_key(assignment, handed, env), None)
-    return found if found is not None else run_verifier(assignment, handed, env)
+    if found is not None:
+        if started is not None:
+            started.close()
+        return found
+    return (started or Verifier(assignment, env)).verdicts(handed)

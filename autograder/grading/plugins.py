@@ -42,7 +42,7 @@ from ._lms import (
 )
 from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
-from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verdicts
+from ._verification import Verifier, add_hand_overs, apply_verdicts, take_hand_overs, verdicts
 from .kernels import WarmKernelManager
 
 
@@ -151,6 +151,10 @@ def _say_seeds(plugin: ExportPlugin, assignments) -> None:
             plugin.log.info("%s was graded with hidden inputs drawn from %s", assignment, seed)
 
 
+# Where `WarmExecute` leaves the verifier it started for `Verify`, in the resources both steps are given.
+_STARTED = "jax_course_verifier"
+
+
 def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, Any]:
     """The course root and the seed that grades this notebook (`_seed.py`), for a step nbgrader's
     converter registered through its exporter (whose parent knows the course's folders)."""
@@ -177,6 +181,8 @@ class WarmExecute(Execute):
         assignment = resources["nbgrader"]["assignment"]  # pyright: ignore[reportOptionalSubscript]
         self.log.info("Hidden inputs of %s: %s", assignment, seed.describe())
         remember(root, assignment, seed)
+        if problems(assignment) and self.enabled:  # `Verify` asks it once the notebook has run
+            resources[_STARTED] = Verifier(assignment, {**os.environ, **seed.environment()})  # pyright: ignore
         with environment_with(seed.environment()):
             return super().preprocess(nb, resources, km)
 
@@ -194,13 +200,15 @@ class Verify(NbGraderPreprocessor):
     decide the verified test cells (a cell the kernel passed and the verifier failed scores zero)."""
 
     def preprocess(self, nb, resources):
-        handed = take_hand_overs(nb)
+        handed, started = take_hand_overs(nb), resources.pop(_STARTED, None)
         assignment = resources.get("nbgrader", {}).get("assignment")
         if not assignment or not problems(assignment) or self.config.get("Execute", {}).get("enabled") is False:
+            if started is not None:
+                started.close()
             return nb, resources  # `--no-execute` grades the outputs as submitted
         _, seed = _grading_seed(self, resources, self.log)
         env = {**os.environ, **(seed.environment() if seed else {})}
-        failed = apply_verdicts(nb, verdicts(assignment, handed, env))
+        failed = apply_verdicts(nb, verdicts(assignment, handed, env, started))
         if failed:
             self.log.warning("Verified outside the kernel, and failed there: %s", ", ".join(failed))
         return nb, resources
