@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import nbformat
@@ -70,3 +71,14 @@ def test_a_verifier_that_cannot_run_fails_every_verified_test_saying_why(monkeyp
     verdicts = _verification.run_verifier("01_arrays", {}, {})
     assert set(verdicts) == set(problems("01_arrays"))
     assert all(not v["passed"] and "could not verify" in v["message"] for v in verdicts.values())
+
+
+def test_verdicts_computed_ahead_are_taken_once_and_the_started_verifier_is_ended(monkeypatch):
+    handed, env = {"test_softmax": [{"error": "NotImplementedError: "}]}, {"JAXCOURSE_GRADER_SEED": "7"}
+    ahead = {"test_softmax": {"passed": False, "message": "computed ahead"}}
+    _verification._AHEAD[_verification._key("01_arrays", handed, env)] = ahead
+    started = _verification.Verifier("01_arrays", dict(os.environ))
+    assert _verification.verdicts("01_arrays", handed, env, started) is ahead
+    assert started.process is not None and started.process.poll() is not None  # ended, never asked
+    other_seed = {"JAXCOURSE_GRADER_SEED": "8"}
+    assert _verification._key("01_arrays", handed, env) != _verification._key("01_arrays", handed, other_seed)
