@@ -9,6 +9,7 @@ import pytest
 
 import autograder as ag
 from autograder._config import PACKAGE_REFERENCES
+from autograder._verified import problems
 from autograder.grading._references import TESTS_FILE, all_tests
 
 from support import ASSIGNMENTS, ROOT, VENV_BIN, run, solution_sources
@@ -34,7 +35,8 @@ def test_the_references_command_records_what_the_committed_files_hold(tmp_path):
 
 
 def _names_in_tests(assignment: str) -> tuple[set[str], set[str]]:
-    """The problem names the solution's test cells pass to `check_reference`, and every `"set/name"` string in them."""
+    """The problem names the solution's test cells pass to `check_reference` and the verifier compares, and every
+    `"set/name"` string in them."""
     compared, mentioned = set(), set()
     for source in all_tests(ROOT / "solutions" / assignment / f"{assignment}.ipynb").values():
         for node in ast.walk(ast.parse(source)):
@@ -55,6 +57,10 @@ def _names_in_tests(assignment: str) -> tuple[set[str], set[str]]:
                     for n in ast.walk(node.value)
                     if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith(f"{assignment}/")
                 }
+    # And what the verifier compares (autograder/verified/), which the solution records too.
+    for problem in problems(assignment).values():
+        verified = {call.reference.partition("/")[2] for call in problem.calls if call.reference}
+        compared, mentioned = compared | verified, mentioned | verified
     return compared, mentioned
 
 
