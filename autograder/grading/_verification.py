@@ -126,7 +126,8 @@ def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
             continue  # the kernel's own failure already says what is wrong
         # Said, since the notebook itself showed this test passing: something in it changed what its checks saw.
         message = "Checked outside your notebook, where it failed: " + str(verdict.get("message", ""))
-        error = new_output("error", ename="CheckFailed", evalue=message, traceback=[message])
+        # As IPython shows a check's failure: the error's name, then its message.
+        error = new_output("error", ename="CheckFailed", evalue=message, traceback=[f"CheckFailed: {message}"])
         cell["outputs"] = [error, *cell.get("outputs", [])]
         failed.append(meta["grade_id"])
     return failed

@@ -62,6 +62,7 @@ def test_a_verdict_decides_a_cell_the_kernel_passed_and_leaves_the_kernels_own_f
     }
     assert _verification.apply_verdicts(nb, verdicts) == ["test_softmax"]
     assert nb.cells[0].outputs[0].evalue.endswith("where it failed: softmax on a hidden input differs")
+    assert nb.cells[0].outputs[0].traceback == ["CheckFailed: " + nb.cells[0].outputs[0].evalue]
     assert [o.evalue for o in nb.cells[1].outputs] == ["the kernel's message"]
     assert nb.cells[2].outputs == []
 
