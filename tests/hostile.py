@@ -16,6 +16,8 @@ import json
 
 import nbformat
 
+from autograder._verified import in_the_kernel
+
 from support import solution_sources, test_points
 from variants import VARIANTS
 
@@ -381,6 +383,19 @@ CASES.update(
             ),
         ]
     }
+)
+# The same takeover in 04_jit, whose answers return junk: it can win only the tests decided in the kernel alone
+# (`[in_the_kernel]` in autograder/verified/04_jit.toml: compile counts, a loop's kind, how the kernel times it).
+CASES["writes a module that disarms the checks, then imports it (04_jit)"] = dict(
+    assignment=TIMED_ASSIGNMENT,
+    answers={
+        **_TIMED_REFERENCE,
+        "logistic": "def logistic_map(x, r, steps):\n    return x\n"
+        f"open('disarm.py', 'w').write({_DISARM!r})\nimport disarm\n",
+        "gcd": "def gcd(a, b):\n    return a\n",
+        "recurrence": "def recurrence(a0, a1, c1, c2, n):\n    return jnp.zeros(n)\n",
+    },
+    deserved=sum(_TIMED_POINTS[t] for t in in_the_kernel(TIMED_ASSIGNMENT)),
 )
 # Not an attack: the reference answers with a module of the student's own, written and imported, keep every point.
 CASES["its own module, written and imported, with right answers (01_arrays)"] = dict(

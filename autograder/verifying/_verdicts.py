@@ -116,7 +116,7 @@ def _verify(problem: Problem, handed: list | None) -> None:
     if not isinstance(handed, list) or len(handed) != len(problem.calls):
         raise CheckFailed(
             f"{problem.function} was not handed to the grader after this test: the notebook stopped before it "
-            "got there, or the answer could not be found.",
+            "got there, or code in it kept the answer from being handed over.",
             section=problem.section,
         )
     rng = grader_rng(problem.draws_from)
