@@ -10,7 +10,11 @@ import numpy as np
 
 from .._verified import Arg, Call
 
-_KEY_DTYPE = jax.random.key(0).dtype
+
+def _key_dtype() -> Any:
+    """A typed key's dtype, asked for only when needed: at import it would start JAX's backends before the
+    verifier sets its device count."""
+    return jax.eval_shape(lambda: jax.random.key(0)).dtype
 
 
 def _draw(arg: Arg, rng: np.random.Generator) -> Any:
@@ -32,7 +36,7 @@ def draw(call: Call, rng: np.random.Generator) -> tuple:
 def _aval(arg: Arg) -> Any:
     if arg.draw == "tree":
         return {name: _aval(leaf) for name, leaf in arg.tree}
-    return jax.ShapeDtypeStruct(arg.shape, _KEY_DTYPE if arg.draw == "key" else arg.dtype)
+    return jax.ShapeDtypeStruct(arg.shape, _key_dtype() if arg.draw == "key" else arg.dtype)
 
 
 def avals(call: Call) -> tuple:

@@ -16,6 +16,9 @@ from jax import export
 # but the one JAX checks at export: a program written by hand could name a host callback, which runs Python.
 from jax._src.export._export import _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE
 
+# Private too: the one sharding that replicates inputs on a device list, whatever mesh the program was made for.
+from jax._src.sharding_impls import GSPMDSharding
+
 from .._verified import Call, Problem, problems
 from ..checks import baselines
 from ..checks._compare import check_close
@@ -65,6 +68,9 @@ def _program(handed: dict, problem: Problem, call: Call) -> Callable:
     if [(tuple(a.shape), str(a.dtype)) for a in exported.in_avals] != signature(call):
         raise CheckFailed(f"{call.what}: the program handed over was made for other inputs than this call's.")
     _check_structure(exported.mlir_module(), problem, call)
+    if exported.nr_devices > 1:  # made for several devices: its inputs are replicated on as many
+        replicated = GSPMDSharding.get_replicated(jax.devices()[: exported.nr_devices])
+        return jax.jit(exported.call, in_shardings=replicated)
     return jax.jit(exported.call)
 
 
