@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .._config import RECORD_REFERENCES, environment_with
+from .._config import PACKAGE_REFERENCES, RECORD_REFERENCES, environment_with
 
 # Beside each set's reference outputs: its test cells, hidden tests included (never a solution cell),
 # so that a self-check outside the course's repository (Colab, a copy anywhere) runs them too.
@@ -24,6 +24,21 @@ def all_tests(notebook: Path) -> dict[str, str]:
             source = "".join(cell["source"]).splitlines()
             tests[meta["grade_id"]] = "\n".join(line for line in source if line.strip() not in _HIDDEN_MARKERS)
     return tests
+
+
+def package_tests(cells: list[dict]) -> tuple[str, dict[str, str]] | None:
+    """The assignment and the course package's tests for this notebook (hidden tests included), found by
+    its test cells' ids."""
+    ids = {
+        meta["grade_id"]
+        for cell in cells
+        if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade") and not meta.get("solution")
+    }
+    for stored in sorted(PACKAGE_REFERENCES.glob(f"*/{TESTS_FILE}")):
+        tests = json.loads(stored.read_text())
+        if ids and ids <= set(tests):
+            return stored.parent.name, tests
+    return None
 
 
 def record_tests(assignment: str, root: Path, into: Path, source: Path | None = None) -> Path:

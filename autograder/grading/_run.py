@@ -21,14 +21,12 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from .._verified import problems
 from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
 from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
 from ._seed import GradingSeed, for_grading, remember
-from ._verification import Verifier, verify_ahead
-from ._workers import Runner, on_cluster, on_this_machine
+from ._workers import Runner, execute_all, on_cluster, on_this_machine
 
 
 @dataclass
@@ -111,28 +109,6 @@ def _record(
     run.outcomes.append(outcome)
 
 
-def _execute_all(
-    runner: Runner, config: dict, prepared: list[tuple[str, str]], run: GradingRun
-) -> list[tuple[str, Execution]]:
-    """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does), and verify
-    their answers here, in this worker's thread, rather than one notebook at a time when they are recorded."""
-    if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
-        return [(path, Execution(text, None, None, 0.0)) for path, text in prepared]
-    done = []
-    env = {**os.environ, **(run.seed.environment() if run.seed else {})}
-    for path, text in prepared:
-        verifier = Verifier(run.assignment, env) if problems(run.assignment) else None
-        try:
-            execution = runner(text, config, str(Path(path).parent.resolve()))
-            if verifier is not None and (executed := execution.notebook or execution.partial):
-                verify_ahead(verifier, executed, env)
-        finally:
-            if verifier is not None:
-                verifier.close()
-        done.append((path, execution))
-    return done
-
-
 def _progress(run: GradingRun) -> Progress:
     return Progress(
         TextColumn(f"grading {run.assignment}"),
@@ -174,7 +150,8 @@ def _grade_all(
                         progress.advance(task)
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
-                    future = pool.submit(_execute_all, runner, config, prepared, run)
+                    env = {**os.environ, **(run.seed.environment() if run.seed else {})}
+                    future = pool.submit(execute_all, runner, config, prepared, run.assignment, env)
                     running[future] = (submission, report_notes(submission.folder, prepared, expected, HEARD.take()))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:

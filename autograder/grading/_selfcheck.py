@@ -24,14 +24,13 @@ from .._config import (
     DEFAULT_SEED,
     GRADER_SEED,
     GUARD_ARGUMENTS,
-    PACKAGE_REFERENCES,
     REFERENCES,
     TIMING,
     environment_with,
 )
 from . import _nursery
 from ._calibrate import decide_timing
-from ._references import TESTS_FILE
+from ._references import package_tests
 from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
 
 # --- running ----------------------------------------------------------------------------------
@@ -127,29 +126,13 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
     return read_results(graded, scores, float(config.Execute.get("timeout", CELL_TIMEOUT)))
 
 
-def package_tests(cells: list[dict]) -> tuple[str, dict[str, str]] | None:
-    """The assignment and the course package's tests for this notebook (hidden tests included), found by
-    its test cells' ids."""
-    ids = {
-        meta["grade_id"]
-        for cell in cells
-        if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade") and not meta.get("solution")
-    }
-    for stored in sorted(PACKAGE_REFERENCES.glob(f"*/{TESTS_FILE}")):
-        tests = json.loads(stored.read_text())
-        if ids and ids <= set(tests):
-            return stored.parent.name, tests
-    return None
-
-
 def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, dict] | None) -> list[ProblemResult]:
     """Run the notebook as it is, its test cells replaced by the package's (hidden tests included), and its
     verified answers judged by the verifier, as grading judges them (`_verification.py`)."""
     import nbclient
     import nbformat
 
-    from .._verified import problems
-    from ._verification import Verifier, add_hand_overs, apply_verdicts, take_hand_overs
+    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verifier_for
 
     nb = nbformat.read(notebook, as_version=4)
     assignment, tests = found or ("", {})
@@ -171,17 +154,13 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         resources={"metadata": {"path": str(notebook.parent)}},
     )
     add_hand_overs(nb, assignment)
-    verifier = Verifier(assignment, env) if problems(assignment) else None  # its imports overlap the run
-    try:
+    with verifier_for(assignment, env) as verifier:  # started now: its imports overlap the run
         # The kernel's own log (a warning about unencrypted local TCP) is not the learner's business:
         # what a cell raises is in its outputs.
         client.execute(env=env, stderr=subprocess.DEVNULL)
         handed = take_hand_overs(nb)
         if verifier is not None:
             apply_verdicts(nb, verifier.verdicts(handed))
-    finally:
-        if verifier is not None:
-            verifier.close()
     return read_results(json.loads(nbformat.writes(nb)), None, min(timeout, CELL_TIMEOUT))
 
 

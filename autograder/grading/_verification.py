@@ -9,11 +9,13 @@ failed gets the verifier's message as its error, so it scores zero in nbgrader's
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import nbformat
@@ -106,6 +108,17 @@ class Verifier:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+@contextlib.contextmanager
+def verifier_for(assignment: str, env: dict[str, str]) -> Iterator[Verifier | None]:
+    """A verifier started now for `assignment` (None when none of it is verified), ended when done with."""
+    verifier = Verifier(assignment, env) if problems(assignment) else None
+    try:
+        yield verifier
+    finally:
+        if verifier is not None:
+            verifier.close()
 
 
 def run_verifier(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> dict[str, dict[str, Any]]:

@@ -6,10 +6,12 @@ import os
 import queue
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import cast
 
 from ._convert import GradingError
 from ._runner import WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
+from ._verification import verifier_for, verify_ahead
 
 # Runs one sanitized notebook (JSON text) with nbgrader's Execute settings, in a folder.
 Runner = Callable[[str, dict, str], Execution]
@@ -55,3 +57,20 @@ def on_cluster(scheduler: str, workers: int, limits: dict):
         ).result()
 
     return client, remote, slots
+
+
+def execute_all(
+    runner: Runner, config: dict, prepared: list[tuple[str, str]], assignment: str, env: dict[str, str]
+) -> list[tuple[str, Execution]]:
+    """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does), and verify
+    their answers here, in this worker's thread, rather than one notebook at a time when they are recorded."""
+    if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
+        return [(path, Execution(text, None, None, 0.0)) for path, text in prepared]
+    done = []
+    for path, text in prepared:
+        with verifier_for(assignment, env) as verifier:  # started now: its imports overlap the run
+            execution = runner(text, config, str(Path(path).parent.resolve()))
+            if verifier is not None and (executed := execution.notebook or execution.partial):
+                verify_ahead(verifier, executed, env)
+        done.append((path, execution))
+    return done
