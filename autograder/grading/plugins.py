@@ -183,8 +183,13 @@ class WarmExecute(Execute):
         remember(root, assignment, seed)
         if problems(assignment) and self.enabled:  # `Verify` asks it once the notebook has run
             resources[_STARTED] = Verifier(assignment, {**os.environ, **seed.environment()})  # pyright: ignore
-        with environment_with(seed.environment()):
-            return super().preprocess(nb, resources, km)
+        try:
+            with environment_with(seed.environment()):
+                return super().preprocess(nb, resources, km)
+        except BaseException:  # the notebook could not be run: `Verify` will not be asked, nor the verifier
+            if (started := resources.pop(_STARTED, None)) is not None:  # pyright: ignore
+                started.close()
+            raise
 
 
 class HandOver(NbGraderPreprocessor):
