@@ -131,10 +131,18 @@ def _verify(problem: Problem, handed: list | None) -> None:
         _check(problem, call, _program(given if isinstance(given, dict) else {}, problem, call), inputs)
 
 
-def verify(assignment: str, handed: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """`{grade_id: {"passed": bool, "message": str}}` for every verified test cell of `assignment`."""
+def verify(
+    assignment: str,
+    handed: dict[str, Any],
+    only: list[str] | None = None,
+    each: Callable[[str, dict[str, Any]], Any] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """`{grade_id: {"passed": bool, "message": str}}` for every verified test cell of `assignment` (or those in
+    `only`), in order; `each(grade_id, verdict)` is told each one as soon as it is decided."""
     verdicts = {}
     for grade_id, problem in problems(assignment).items():
+        if only and grade_id not in only:
+            continue
         try:
             _verify(problem, handed.get(grade_id))
             verdicts[grade_id] = {"passed": True, "message": ""}
@@ -144,4 +152,6 @@ def verify(assignment: str, handed: dict[str, Any]) -> dict[str, dict[str, Any]]
             why = f"{type(error).__name__}: {error}"
             message = f"{problem.function}: the grader could not run the program handed over ({why})"
             verdicts[grade_id] = {"passed": False, "message": message[:800]}
+        if each is not None:
+            each(grade_id, verdicts[grade_id])
     return verdicts

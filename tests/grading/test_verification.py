@@ -83,3 +83,34 @@ def test_verdicts_computed_ahead_are_taken_once_and_the_started_verifier_is_ende
     assert started.process is not None and started.process.poll() is not None  # ended, never asked
     other_seed = {"JAXCOURSE_GRADER_SEED": "8"}
     assert _verification._key("01_arrays", handed, env) != _verification._key("01_arrays", handed, other_seed)
+
+
+def test_a_program_that_never_ends_fails_its_own_test_and_no_other(monkeypatch):
+    import jax
+    import jax.numpy as jnp
+
+    from autograder.verifying import _hand_over
+
+    def softmax(x):
+        e = jnp.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def pairwise_sq_dists(x, y):  # stops on no input: its condition stays true
+        return jax.lax.while_loop(lambda d: d[0, 0] > -1.0, lambda d: d + 1.0, jnp.zeros((x.shape[0], y.shape[0])))
+
+    handed = {}
+    for grade_id, function in (("test_pairwise", pairwise_sq_dists), ("test_softmax", softmax)):
+        problem = problems("01_arrays")[grade_id]
+        answer = _hand_over.answer(problem, problem.calls[0], {problem.function: function})
+        handed[grade_id] = [{"program": _hand_over.exported(answer, problem.calls[0])}]
+    monkeypatch.setattr(_verification, "PROBLEM_TIMEOUT", 15)
+    verifier = _verification.Verifier("01_arrays", dict(os.environ))
+    try:
+        verdicts = verifier.verdicts(handed)
+    finally:
+        verifier.close()
+    assert (
+        not verdicts["test_pairwise"]["passed"] and "did not finish within 15 s" in verdicts["test_pairwise"]["message"]
+    )
+    assert verdicts["test_softmax"]["passed"], verdicts["test_softmax"]
+    assert "was not handed to the grader" in verdicts["test_safe_take"]["message"]  # the rest, in a new process
