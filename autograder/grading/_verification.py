@@ -133,8 +133,11 @@ class Verifier:
                 )
             if line is None:
                 return self._stopped(process)
-            verdict = json.loads(line)
-            found[verdict.pop("grade_id")] = verdict
+            try:
+                verdict = json.loads(line)
+                found[str(verdict.pop("grade_id"))] = verdict
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue  # not a verdict: a line a library wrote to the descriptor itself
 
     def verdicts(self, handed: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """The verdicts on `handed`; a problem the verifier cannot decide fails, saying why."""
