@@ -172,11 +172,6 @@ def verifier_for(assignment: str, env: dict[str, str]) -> Iterator[Verifier | No
             verifier.close()
 
 
-def run_verifier(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """The verifier's verdicts, from a process of its own started now."""
-    return Verifier(assignment, env).verdicts(handed)
-
-
 def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
     """Give each test cell that the kernel passed and the verifier failed the verifier's message as its
     error (first, since nbgrader scores a cell by its first error or value). Returns their grade ids."""

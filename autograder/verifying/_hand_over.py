@@ -12,8 +12,7 @@ from jax import export
 
 from .._verified import MIME, Call, Problem, problems, recorded_here
 from ..checks._reference import check_reference, recording
-from ..checks._seeds import grader_rng
-from ._inputs import avals, draw
+from ._inputs import avals, drawn
 
 # What one hand-over may carry as an error: the first lines of what the export raised.
 _ERROR_CHARS = 600
@@ -54,9 +53,7 @@ def exported(computation: Any, call: Call) -> str:
 
 def _record(problem: Problem, namespace: dict) -> None:
     """While the solutions are recorded: the outputs no hidden test records, on the verifier's inputs."""
-    rng = grader_rng(problem.draws_from)
-    for call in problem.calls:
-        inputs = draw(call, rng)  # every call's draw, in order, as the verifier makes them
+    for call, inputs in drawn(problem):
         if recorded_here(call, problem.draws_from):
             check_reference(jax.jit(answer(problem, call, namespace))(*inputs), str(call.reference))
 

@@ -3,12 +3,14 @@ or described by shape and dtype alone (the kernel, which exports the answer for 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import jax
 import numpy as np
 
-from .._verified import Arg, Call
+from .._verified import Arg, Call, Problem
+from ..checks._seeds import grader_rng
 
 
 def _key_dtype() -> Any:
@@ -31,6 +33,14 @@ def _draw(arg: Arg, rng: np.random.Generator) -> Any:
 def draw(call: Call, rng: np.random.Generator) -> tuple:
     """The call's inputs, drawn from `rng` in order (a dict's entries by sorted key)."""
     return tuple(_draw(arg, rng) for arg in call.args)
+
+
+def drawn(problem: Problem) -> Iterator[tuple[Call, tuple]]:
+    """Each call of `problem` with its inputs, drawn in order from the problem's generator: the verifier and
+    the recording of its references must see the same inputs, so both draw them here."""
+    rng = grader_rng(problem.draws_from)
+    for call in problem.calls:
+        yield call, draw(call, rng)
 
 
 def _aval(arg: Arg) -> Any:

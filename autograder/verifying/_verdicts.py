@@ -25,9 +25,8 @@ from ..checks._compare import check_close
 from ..checks._errors import CheckFailed
 from ..checks._randomness import check_within_sigmas
 from ..checks._reference import check_reference
-from ..checks._seeds import grader_rng
 from ..checks._timing import check_speedup
-from ._inputs import draw, signature
+from ._inputs import drawn, signature
 
 # A good answer's program is a few kilobytes; a few megabytes means data built into it.
 MAX_PROGRAM_BYTES = 4_000_000
@@ -125,9 +124,7 @@ def _verify(problem: Problem, handed: list | None) -> None:
             "got there, or code in it kept the answer from being handed over.",
             section=problem.section,
         )
-    rng = grader_rng(problem.draws_from)
-    for call, given in zip(problem.calls, handed, strict=True):
-        inputs = draw(call, rng)  # every call's draw, in order, as the hidden test makes them
+    for (call, inputs), given in zip(drawn(problem), handed, strict=True):
         _check(problem, call, _program(given if isinstance(given, dict) else {}, problem, call), inputs)
 
 

@@ -69,7 +69,7 @@ def test_a_verdict_decides_a_cell_the_kernel_passed_and_leaves_the_kernels_own_f
 
 def test_a_verifier_that_cannot_run_fails_every_verified_test_saying_why(monkeypatch):
     monkeypatch.setattr(sys, "executable", "/bin/false")
-    verdicts = _verification.run_verifier("01_arrays", {}, {})
+    verdicts = _verification.Verifier("01_arrays", {}).verdicts({})
     assert set(verdicts) == set(problems("01_arrays"))
     assert all(not v["passed"] and "could not verify" in v["message"] for v in verdicts.values())
 

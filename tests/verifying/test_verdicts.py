@@ -11,7 +11,7 @@ import pytest
 
 from autograder._verified import problems
 from autograder.checks._seeds import grader_rng
-from autograder.verifying import _hand_over, _verdicts, verify
+from autograder.verifying import _hand_over, _inputs, _verdicts, verify
 
 from support import solution_sources
 
@@ -49,7 +49,7 @@ def _only(verdicts: dict, grade_ids=VALUES_ONLY) -> dict:
 def test_the_inputs_are_those_the_hidden_test_draws():
     call = problems(SET)["test_standardize"].calls
     rng, same = grader_rng("01_arrays/standardize"), grader_rng("01_arrays/standardize")
-    floats, ints = _verdicts.draw(call[0], rng)[0], _verdicts.draw(call[1], rng)[0]
+    floats, ints = _inputs.draw(call[0], rng)[0], _inputs.draw(call[1], rng)[0]
     np.testing.assert_array_equal(floats, np.asarray(same.normal(3.0, 5.0, size=(7, 4)), np.float32))
     np.testing.assert_array_equal(ints, np.asarray(same.integers(-50, 50, size=(6, 3)), np.int32))
 
