@@ -10,10 +10,12 @@ Both sides use it, so it imports neither JAX nor nbgrader.
 | `JAXCOURSE_REFERENCES` | a folder to read reference outputs from instead of the package's |
 | `JAXCOURSE_PIP_SOURCE` | where a notebook's setup cell installs the course from: a `git+https://` or `file://` URL |
 | `JAXCOURSE_CHROMIUM` | the browser the browser tests drive |
+| `JAXCOURSE_PROTECTED` | folders a grading kernel may not read or write (`_sandbox.py`), `os.pathsep`-separated |
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -25,12 +27,15 @@ RECORD_REFERENCES = "JAXCOURSE_RECORD_REFERENCES"
 REFERENCES = "JAXCOURSE_REFERENCES"
 PIP_SOURCE = "JAXCOURSE_PIP_SOURCE"
 CHROMIUM = "JAXCOURSE_CHROMIUM"
-VARIABLES = (GRADER_SEED, TIMING, RECORD_REFERENCES, REFERENCES, PIP_SOURCE, CHROMIUM)
+PROTECTED = "JAXCOURSE_PROTECTED"
+VARIABLES = (GRADER_SEED, TIMING, RECORD_REFERENCES, REFERENCES, PIP_SOURCE, CHROMIUM, PROTECTED)
 
 # An instructor who wants inputs students cannot reproduce sets JAXCOURSE_GRADER_SEED on the
 # grading machine and re-records the references there (`jax-course references`).
 DEFAULT_SEED = 20261122
 PACKAGE_REFERENCES = Path(__file__).parent / "checks" / "references"
+# Beside a folder of references recorded with a secret seed: those recorded with its kernel seed.
+KERNEL_REFERENCES = "_kernel"
 # What a grading kernel is started with (nbgrader_config.py's Execute, the self-check's kernel): the
 # submission's folder is not on sys.path (IPython puts it before site-packages, where a file handed in
 # beside the notebook, an autograder.py or a numpy/, would stand in for the real one), then the guard
@@ -56,6 +61,24 @@ def grader_seed() -> int:
         return int(value)
     except ValueError:
         raise ValueError(f"{GRADER_SEED} must be a whole number, got {value!r}") from None
+
+
+def kernel_seed(seed: int) -> int:
+    """The seed a grading kernel draws its hidden inputs from when `seed` grades.
+
+    The verifier alone draws from `seed` itself: code in the kernel can read what the kernel is given,
+    and with the verifier's inputs it could hand over a program that looks them up. The public seed
+    hides nothing, so it serves both.
+    """
+    if seed == DEFAULT_SEED:
+        return seed
+    digest = hashlib.sha256(f"kernel/{seed}".encode()).digest()
+    return int.from_bytes(digest[:4], "little") % (2**31 - 2) + 1
+
+
+def kernel_references(folder: Path, seed: int) -> Path:
+    """Where the references a grading kernel compares with are, beside those in `folder` recorded with `seed`."""
+    return folder if kernel_seed(seed) == seed else folder / KERNEL_REFERENCES
 
 
 def timing_mode() -> str:

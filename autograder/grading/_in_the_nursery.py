@@ -10,6 +10,8 @@ import socket
 import sys
 import traceback
 
+from .. import _sandbox
+
 
 def main(fd: int, preload: list[str]) -> None:
     """A spawned nursery: import, then serve (`python -c` put its folder on sys.path: not a kernel's)."""
@@ -62,6 +64,8 @@ def _become_kernel(request: dict, fds: list[int]) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        if request.get("walls"):  # before any of the kernel's threads: each one inherits them
+            _sandbox.restrict(**request["walls"])
         _fresh_randomness()
         import ipykernel_launcher
         from ipykernel.kernelapp import IPKernelApp

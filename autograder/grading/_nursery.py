@@ -102,15 +102,17 @@ class Nursery:
         except ChildProcessError:
             return False
 
-    def start_kernel(self, argv: list[str], cwd: str, env: dict[str, str], streams, timeout: float = 30) -> int:
+    def start_kernel(
+        self, argv: list[str], cwd: str, env: dict[str, str], streams, walls: dict | None = None, timeout: float = 30
+    ) -> int:
         """Fork a kernel running `python -m ipykernel_launcher *argv` in `cwd`, its stdout and stderr on
-        `streams` (two descriptors, stdin on /dev/null); its pid, once it listens."""
+        `streams` (two descriptors, stdin on /dev/null), inside `walls` (`_sandbox.py`); its pid, once it listens."""
         if import_key(env) != self.key:
             raise NurseryError("the kernel's environment differs in variables read at import")
         ready_read, ready_write = os.pipe()
         try:
             with self._lock:
-                request = json.dumps({"argv": argv, "cwd": cwd, "env": env}).encode()
+                request = json.dumps({"argv": argv, "cwd": cwd, "env": env, "walls": walls}).encode()
                 socket.send_fds(self.channel, [request], [*streams, ready_write])
                 pid = int(self._expect(b"pid ", 10, "did not fork a kernel").split()[1])
             os.close(ready_write)

@@ -7,7 +7,15 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .._config import PACKAGE_REFERENCES, RECORD_REFERENCES, environment_with
+from .._config import (
+    GRADER_SEED,
+    PACKAGE_REFERENCES,
+    RECORD_REFERENCES,
+    environment_with,
+    grader_seed,
+    kernel_references,
+    kernel_seed,
+)
 
 # Beside each set's reference outputs: its test cells, hidden tests included (never a solution cell),
 # so that a self-check outside the course's repository (Colab, a copy anywhere) runs them too.
@@ -59,13 +67,24 @@ def record_references(
     Every `check_reference` call in the solution notebook saves its value instead
     of comparing it. The folder `into/assignment` is replaced only when the whole
     notebook ran without error; a notebook that compares nothing is an error unless not `required`.
+    A secret seed also records, from the seed derived for grading kernels, the kernel's own references.
     """
+    notebook = (source or root / "solutions") / assignment / f"{assignment}.ipynb"
+    seed = grader_seed()
+    target = _record(notebook, assignment, into, timeout, required)
+    if kernel_seed(seed) != seed:
+        with environment_with({GRADER_SEED: str(kernel_seed(seed))}):
+            _record(notebook, assignment, kernel_references(into, seed), timeout, required)
+    record_tests(assignment, root, into, source)
+    return target
+
+
+def _record(notebook: Path, assignment: str, into: Path, timeout: int, required: bool) -> Path:
     import nbclient
     import nbformat
 
     from ._verification import add_hand_overs
 
-    notebook = (source or root / "solutions") / assignment / f"{assignment}.ipynb"
     # The hand-over cells record the outputs that only the verifier compares (`autograder/verified/`).
     nb = add_hand_overs(nbformat.read(notebook, as_version=4), assignment)
     with tempfile.TemporaryDirectory() as scratch:
@@ -82,5 +101,4 @@ def record_references(
             shutil.rmtree(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(recorded, target)
-    record_tests(assignment, root, into, source)
     return target

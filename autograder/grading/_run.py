@@ -150,7 +150,7 @@ def _grade_all(
                         progress.advance(task)
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
-                    env = {**os.environ, **(run.seed.environment() if run.seed else {})}
+                    env = {**os.environ, **(run.seed.verifier_environment() if run.seed else {})}
                     future = pool.submit(execute_all, runner, config, prepared, run.assignment, env)
                     running[future] = (submission, report_notes(submission.folder, prepared, expected, HEARD.take()))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -228,7 +228,7 @@ def grade(
         run.db_url = course.db_url
         run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say())
         if run.seed:  # sent with every notebook from now on (the runners read `limits` at each call)
-            limits.update(run.seed.for_each_notebook(assignment))
+            limits.update(run.seed.for_each_notebook(assignment), protected=run.seed.kept_from_kernels(root))
             remember(root, assignment, run.seed)
         todo = _to_grade(run, converter, force)
         _grade_all(run, converter, todo, runner, slots, stop)

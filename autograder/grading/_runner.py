@@ -24,7 +24,7 @@ from pathlib import Path
 
 import psutil
 
-from .._config import GRADER_SEED, REFERENCES, environment_with
+from .._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
 from . import _driver
 from ._nursery import PRELOAD
 
@@ -141,20 +141,22 @@ def execute_submission(
     stop: threading.Event | None = None,
     seed: int | None = None,
     references: dict[str, bytes] | None = None,
+    protected: str = "",
 ) -> Execution:
     """Run a sanitized submission (nbformat JSON text) and return its executed JSON or a failure.
 
     The kernel runs in `folder` (the submission's `autograded/STUDENT/ASSIGNMENT/`, where nbgrader
     copied the course's and the student's files), as under `nbgrader autograde`; a Dask worker that
     does not share that folder runs the notebook in an empty one. Its hidden inputs are drawn from
-    `seed`, and compared with `references` (`ASSIGNMENT/NAME.npz` to its bytes) when given.
+    `seed`, and compared with `references` (`ASSIGNMENT/NAME.npz` to its bytes) when given. The kernel
+    may not touch the `protected` folders (`_sandbox.py`).
     """
     start = time.monotonic()
     # Named after the grader, so that what a killed grader left behind can be found.
     with tempfile.TemporaryDirectory(prefix=f"jax-course-grade-{os.getpid()}-") as scratch:
         work = Path(scratch)
         (work / "submission.ipynb").write_text(notebook)
-        hidden = {} if seed is None else {GRADER_SEED: str(seed)}
+        hidden = {} if seed is None else {GRADER_SEED: str(seed), PROTECTED: protected}
         for name, content in (references or {}).items():
             (work / "references" / name).parent.mkdir(parents=True, exist_ok=True)
             (work / "references" / name).write_bytes(content)

@@ -4,7 +4,9 @@ Grading never uses the public seed silently. With `$JAXCOURSE_GRADER_SEED` set, 
 the reference outputs are the environment's (`jax-course references` re-records them). Without it, the
 course gets a seed of its own at its first grading, kept in `grader_seed.txt` beside the gradebook
 (never committed), and the reference outputs are recorded from the solutions with it into
-`grading/references/`, again whenever the seed or a solution notebook changes. Only an assignment
+`grading/references/`, again whenever the seed or a solution notebook changes. The grading kernel gets
+another seed, derived from that one, and its own references (`kernel_seed`): only the verifier, which no
+student code runs in, draws from the seed itself (`autograder/INTEGRITY.md`). Only an assignment
 whose notebooks use the checks (they import `autograder`) has hidden inputs.
 """
 
@@ -18,7 +20,16 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._config import DEFAULT_SEED, GRADER_SEED, REFERENCES, environment_with, grader_seed
+from .._config import (
+    DEFAULT_SEED,
+    GRADER_SEED,
+    REFERENCES,
+    environment_with,
+    grader_seed,
+    kernel_references,
+    kernel_seed,
+    references_dir,
+)
 
 SEED_FILE = "grader_seed.txt"
 _RECORDED_WITH = "recorded_with.json"
@@ -41,20 +52,35 @@ class GradingSeed:
         """For the report and the log: which seed, and why that one."""
         return f"seed {self.seed} ({self.origin})"
 
-    def environment(self) -> dict[str, str]:
-        """What a grading kernel needs in its environment to use this seed."""
+    def kernel_environment(self) -> dict[str, str]:
+        """What a grading kernel is given: the kernel's seed and references, never the verifier's."""
+        seed = kernel_seed(self.seed)
+        return {GRADER_SEED: str(seed), REFERENCES: str(self._kernel_references())}
+
+    def verifier_environment(self) -> dict[str, str]:
+        """What the verifier is given: the seed itself, and the references recorded with it."""
         env = {GRADER_SEED: str(self.seed)}
         if self.references is not None:
             env[REFERENCES] = str(self.references)
         return env
 
+    def kept_from_kernels(self, root: Path) -> str:
+        """The folders a grading kernel may not touch (`$JAXCOURSE_PROTECTED`): the course's, which holds
+        the gradebook, every submission and this seed's file, and the verifier's references wherever they are."""
+        folders = [root]
+        if kernel_seed(self.seed) != self.seed:
+            folders.append(self.references or references_dir())
+        return os.pathsep.join(str(folder.resolve()) for folder in folders)
+
+    def _kernel_references(self) -> Path:
+        return kernel_references(self.references or references_dir(), self.seed)
+
     def for_each_notebook(self, assignment: str) -> dict:
-        """What `jax-course grade` sends with each notebook it runs, maybe on another machine: the seed, and
-        the reference outputs recorded with it (`ASSIGNMENT/NAME.npz` to their bytes)."""
-        if self.references is None:
-            return {"seed": self.seed}
-        files = sorted((self.references / assignment).glob("*.npz"))
-        return {"seed": self.seed, "references": {f"{assignment}/{path.name}": path.read_bytes() for path in files}}
+        """What `jax-course grade` sends with each notebook it runs, maybe on another machine: the kernel's
+        seed, and the reference outputs recorded with it (`ASSIGNMENT/NAME.npz` to their bytes)."""
+        files = sorted((self._kernel_references() / assignment).glob("*.npz"))
+        references = {f"{assignment}/{path.name}": path.read_bytes() for path in files}
+        return {"seed": kernel_seed(self.seed), "references": references}
 
 
 def course_seed(root: Path) -> tuple[int, bool]:

@@ -18,6 +18,7 @@ would, and says so once.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -29,9 +30,10 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from traitlets import List, Unicode
 
+from .. import _sandbox
 from ._nursery import PRELOAD, NurseryError, nursery_for
 
-_said_cold = False
+_said_cold = _said_unwalled = False
 
 
 class WarmKernelManager(AsyncKernelManager):
@@ -42,8 +44,11 @@ class WarmKernelManager(AsyncKernelManager):
     )
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:
-        pid = await self._forked_kernel(kernel_cmd, kw)
+        walls = _walls(kw, kernel_cmd, self.log)
+        pid = await self._forked_kernel(kernel_cmd, kw, walls)
         if pid is None:
+            if walls is not None:  # walled in before it becomes the kernel (`_sandbox.py`)
+                kernel_cmd = [sys.executable, "-I", "-m", _sandbox.__name__, json.dumps(walls), *kernel_cmd]
             await super()._async_launch_kernel(kernel_cmd, **kw)
             return
         provisioner = self.provisioner
@@ -53,7 +58,7 @@ class WarmKernelManager(AsyncKernelManager):
         provisioner.cwd = kw.get("cwd") or os.getcwd()
         self._reconcile_connection_info(provisioner.connection_info)
 
-    async def _forked_kernel(self, kernel_cmd: list[str], kw: dict) -> int | None:
+    async def _forked_kernel(self, kernel_cmd: list[str], kw: dict, walls: dict | None) -> int | None:
         global _said_cold
         if not _is_this_pythons_ipykernel(kernel_cmd) or type(self.provisioner) is not LocalProvisioner:
             return None
@@ -65,7 +70,7 @@ class WarmKernelManager(AsyncKernelManager):
             streams = [_fileno(kw.get("stdout"), 1, opened), _fileno(kw.get("stderr"), 2, opened)]
             nursery = await asyncio.to_thread(nursery_for, env, tuple(self.preload))
             return await asyncio.to_thread(
-                nursery.start_kernel, kernel_cmd[3:], str(kw.get("cwd") or os.getcwd()), env, streams
+                nursery.start_kernel, kernel_cmd[3:], str(kw.get("cwd") or os.getcwd()), env, streams, walls
             )
         except (NurseryError, OSError, ValueError) as error:
             if not _said_cold:
@@ -75,6 +80,22 @@ class WarmKernelManager(AsyncKernelManager):
         finally:
             for fd in opened:
                 os.close(fd)
+
+
+def _walls(kw: dict, kernel_cmd: list[str], log) -> dict | None:
+    """The walls a grading kernel starts in (`$JAXCOURSE_PROTECTED` in its environment), if this system can
+    build them; where it cannot, the kernel runs unwalled and that is said once."""
+    global _said_unwalled
+    walls = _sandbox.walls(dict(kw.get("env") or os.environ), str(kw.get("cwd") or os.getcwd()), kernel_cmd)
+    if walls is None or _sandbox.abi():
+        return walls
+    if not _said_unwalled:
+        _said_unwalled = True
+        log.warning(
+            "Kernels run unwalled: this system has no Landlock (Linux 5.13 or newer, enabled), so code in a "
+            "submission can read and change the course's files (autograder/INTEGRITY.md, 'Not defended')"
+        )
+    return None
 
 
 def _is_this_pythons_ipykernel(cmd: list[str]) -> bool:

@@ -28,7 +28,7 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins import ExportPlugin, FileNameCollectorPlugin
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 
-from .._config import environment_with
+from .._config import PROTECTED, environment_with
 from .._verified import problems
 from ._lms import (
     canvas_rows,
@@ -182,9 +182,9 @@ class WarmExecute(Execute):
         self.log.info("Hidden inputs of %s: %s", assignment, seed.describe())
         remember(root, assignment, seed)
         if problems(assignment) and self.enabled:  # `Verify` asks it once the notebook has run
-            resources[_STARTED] = Verifier(assignment, {**os.environ, **seed.environment()})  # pyright: ignore
+            resources[_STARTED] = Verifier(assignment, {**os.environ, **seed.verifier_environment()})  # pyright: ignore
         try:
-            with environment_with(seed.environment()):
+            with environment_with({**seed.kernel_environment(), PROTECTED: seed.kept_from_kernels(root)}):
                 return super().preprocess(nb, resources, km)
         except BaseException:  # the notebook could not be run: `Verify` will not be asked, nor the verifier
             if (started := resources.pop(_STARTED, None)) is not None:  # pyright: ignore
@@ -212,7 +212,7 @@ class Verify(NbGraderPreprocessor):
                 started.close()
             return nb, resources  # `--no-execute` grades the outputs as submitted
         _, seed = _grading_seed(self, resources, self.log)
-        env = {**os.environ, **(seed.environment() if seed else {})}
+        env = {**os.environ, **(seed.verifier_environment() if seed else {})}
         failed = apply_verdicts(nb, verdicts(assignment, handed, env, started))
         if failed:
             self.log.warning("Verified outside the kernel, and failed there: %s", ", ".join(failed))

@@ -15,7 +15,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from autograder._config import DEFAULT_SEED, GRADER_SEED, PACKAGE_REFERENCES
+from autograder._config import DEFAULT_SEED, GRADER_SEED, KERNEL_REFERENCES, PACKAGE_REFERENCES, kernel_seed
 from autograder.grading._seed import SEED_FILE, SeedError, course_seed, for_grading
 
 from support import VENV_BIN, make_course, read_scores, solution_sources, submit, test_points
@@ -66,6 +66,46 @@ def test_a_seed_set_in_the_environment_grades_and_no_course_seed_is_made(tmp_pat
     assert not (tmp_path / SEED_FILE).exists()
 
 
+# Prepended to an answer cell: what code in a grading kernel can find of the grader's secrets, into found.json
+# in the kernel's folder (autograded/STUDENT/ASSIGNMENT/, three levels below the course).
+SNOOP = """
+import json as _json, os as _os
+def _reads(path):
+    try:
+        open(path, "rb").read(1)
+        return "read"
+    except OSError as error:
+        return type(error).__name__
+_found = {path: _reads("../../../" + path) for path in SECRETS}
+try:
+    open("../../../gradebook.db", "ab").close()
+    _found["writes the gradebook"] = "yes"
+except OSError as error:
+    _found["writes the gradebook"] = type(error).__name__
+_environments = []
+for _pid in range(max(1, _os.getpid() - 5000), _os.getpid() + 500):  # the grader's, the verifier's, ...
+    try:
+        _environments += open(f"/proc/{_pid}/environ", "rb").read().decode().split(chr(0))
+    except (OSError, ValueError):
+        pass
+_found["seeds in environments"] = sorted({v for v in _environments if v.startswith("JAXCOURSE_GRADER_SEED=")})
+_found["seed"] = _os.environ.get("JAXCOURSE_GRADER_SEED")
+_json.dump(_found, open("found.json", "w"))
+"""
+SECRETS = ["grader_seed.txt", "gradebook.db", f"grading/references/{ASSIGNMENT}/recorded_with.json", "solutions"]
+
+
+def _snooped(course: Path, student: str, seed: int) -> None:
+    """What the snooping cell found while `student` was graded: none of the verifier's secrets."""
+    found = json.loads((course / "autograded" / student / ASSIGNMENT / "found.json").read_text())
+    assert {path: found[path] for path in SECRETS} == dict.fromkeys(SECRETS, "PermissionError"), found
+    assert found["writes the gradebook"] == "PermissionError"
+    assert (
+        found["seed"] == str(kernel_seed(seed))
+        and f"JAXCOURSE_GRADER_SEED={seed}" not in found["seeds in environments"]
+    )
+
+
 def _without_seed() -> dict[str, str]:
     return {name: value for name, value in os.environ.items() if name != GRADER_SEED}
 
@@ -83,7 +123,10 @@ def test_grading_with_no_seed_set_uses_a_new_course_seed_and_says_so(tmp_path):
     course = make_course(tmp_path, ASSIGNMENT)
     reference = solution_sources(ASSIGNMENT)
     submit(course, ASSIGNMENT, "reference", reference)
-    submit(course, ASSIGNMENT, "hardcoded", {**reference, **VARIANTS[ASSIGNMENT]["affine_hardcoded"]["answers"]})
+    hardcoded = {**reference, **VARIANTS[ASSIGNMENT]["affine_hardcoded"]["answers"]}
+    first = next(iter(VARIANTS[ASSIGNMENT]["affine_hardcoded"]["answers"]))
+    hardcoded[first] = SNOOP.replace("SECRETS", repr(SECRETS)) + hardcoded[first]
+    submit(course, ASSIGNMENT, "hardcoded", hardcoded)
 
     ours = _grade(course, str(VENV_BIN / "jax-course"), "grade", ASSIGNMENT, env=_without_seed())
     seed = int((course / SEED_FILE).read_text())
@@ -108,6 +151,11 @@ def test_grading_with_no_seed_set_uses_a_new_course_seed_and_says_so(tmp_path):
             assert json.loads(str(ours_["__meta__"]))["seed"] == seed
             differ += any(not np.array_equal(ours_[k], public[k]) for k in ours_.files if k != "__meta__")
     assert differ, "the course seed changed no hidden input"
+    # The kernel's own, from the seed derived for it: the verifier's seed and references never reach it.
+    for path in (course / "grading" / "references" / KERNEL_REFERENCES / ASSIGNMENT).glob("*.npz"):
+        with np.load(path) as kernels:
+            assert json.loads(str(kernels["__meta__"]))["seed"] == kernel_seed(seed) != seed
+    _snooped(course, "hardcoded", seed)
 
     scores = read_scores(course, ASSIGNMENT)
     points = test_points(ASSIGNMENT)
@@ -120,6 +168,7 @@ def test_grading_with_no_seed_set_uses_a_new_course_seed_and_says_so(tmp_path):
     assert "Made this course's grading seed" not in stock.stderr and "Recording" not in stock.stderr
     assert f"Hidden inputs of {ASSIGNMENT}: seed {seed}" in stock.stderr
     assert read_scores(course, ASSIGNMENT) == scores
+    _snooped(course, "hardcoded", seed)
     exported = _grade(
         course,
         str(VENV_BIN / "nbgrader"),
@@ -142,7 +191,8 @@ def test_solutions_that_fail_to_record_stop_grading_with_the_reason_and_none_nee
     monkeypatch.delenv(GRADER_SEED, raising=False)
     quiet = _notebook(tmp_path / "quiet", "import autograder\nprint('compares nothing with a reference')")
     seed = for_grading(tmp_path, quiet, ASSIGNMENT, LOG)
-    assert seed is not None and seed.for_each_notebook(ASSIGNMENT) == {"seed": seed.seed, "references": {}}
+    assert seed is not None and seed.for_each_notebook(ASSIGNMENT) == {"seed": kernel_seed(seed.seed), "references": {}}
+    assert kernel_seed(seed.seed) != seed.seed
 
     broken = _notebook(tmp_path / "broken", "import autograder\nraise ValueError('a broken solution')")
     with pytest.raises(SeedError, match=r"03_tracing's solution notebook failed .*ValueError: a broken solution.*"):

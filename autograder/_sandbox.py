@@ -1,0 +1,161 @@
+"""A grading kernel's walls: Linux's Landlock keeps it out of the folders the grader protects.
+
+What grades a notebook lives in files the kernel's user could read or change: the course's folder (the
+gradebook, every student's submission, the seed file, the solutions) and the verifier's references. A
+kernel is walled in before it runs anything, by the process that becomes the kernel, so every thread and
+child it ever has is walled in too. Outside the protected folders it may do anything; inside them, only
+its own folder and its connection file's (read and write), and Python, this package and the references
+it is given (read). In /proc it sees itself alone: Landlock stops it tracing a process outside its walls,
+but not reading another process's environment there, which is where the grader's and the verifier's seed
+would be.
+
+Where there is no Landlock (not Linux, a kernel before 5.13, or turned off) `abi()` is 0 and the grader
+says that its kernels run unwalled. Run as `python -I -m autograder._sandbox WALLS COMMAND...`, it walls
+itself in and then becomes the command: a kernel started cold (`-I`: the kernel's folder, where a student's
+files are, is not on sys.path). It imports neither JAX nor nbgrader.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import sys
+
+from ._config import PROTECTED, REFERENCES
+
+# Landlock's system calls have these numbers on every architecture.
+_CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
+_ASK_VERSION = 1
+_PATH_BENEATH = 1
+_PR_SET_NO_NEW_PRIVS = 38
+# Rights on files and folders: the first 13 from ABI 1, then moving between folders (2), truncating (3)
+# and device ioctls (5). Read: execute, read a file, list a folder. A rule on a file takes only file rights.
+_SINCE = {2: 1 << 13, 3: 1 << 14, 5: 1 << 15}
+_READ = (1 << 0) | (1 << 2) | (1 << 3)
+_FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
+
+
+class _Ruleset(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def abi() -> int:
+    """The Landlock ABI version this system offers; 0 if it has none."""
+    if not sys.platform.startswith("linux"):
+        return 0
+    version = _libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_ASK_VERSION))
+    return max(int(version), 0)
+
+
+def _everything(version: int) -> int:
+    rights = (1 << 13) - 1
+    for since, right in _SINCE.items():
+        if version >= since:
+            rights |= right
+    return rights
+
+
+def _beneath(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _walk(folder: str, rights: int, protected: list[str], rules: list[tuple[str, int]]) -> None:
+    """Rules granting `rights` beneath `folder`, except beneath the `protected` folders."""
+    if any(_beneath(folder, p) for p in protected):
+        return
+    if not any(_beneath(p, folder) for p in protected):
+        rules.append((folder, rights))
+        return
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.is_symlink():  # reached through its target, which has rules of its own
+            _walk(entry.path, rights, protected, rules)
+
+
+def rules(protected: list[str], read: list[str], write: list[str], everything: int) -> list[tuple[str, int]]:
+    """What the kernel is granted: everything outside `protected`; inside, `read` and `write` (and not
+    what they hold of `protected`: a kernel started in the course's own folder cannot read the seed)."""
+    protected = [os.path.realpath(p) for p in protected if p] + _other_processes()
+    granted: list[tuple[str, int]] = []
+    _walk(os.sep, everything, protected, granted)
+    for rights, folders in ((_READ, read), (everything, write)):
+        for folder in sorted({os.path.realpath(f) for f in folders if f and os.path.exists(f)}):
+            _walk(folder, rights, [p for p in protected if _beneath(p, folder)], granted)
+    return granted
+
+
+def _other_processes() -> list[str]:
+    """Every process's folder in /proc but this one's (a process started later has no rule at all)."""
+    try:
+        return [entry.path for entry in os.scandir("/proc") if entry.name.isdigit() and entry.name != str(os.getpid())]
+    except OSError:
+        return []
+
+
+def _fail(what: str) -> OSError:
+    number = ctypes.get_errno()
+    return OSError(number, f"Landlock could not {what}: {os.strerror(number)}")
+
+
+def restrict(protected: list[str], read: list[str], write: list[str]) -> None:
+    """Wall this process (and all it starts from now on) in: see the module's docstring."""
+    version = abi()
+    if not version:
+        raise OSError("this system has no Landlock")
+    libc, everything = _libc(), _everything(version)
+    handled = _Ruleset(everything)
+    ruleset = libc.syscall(_CREATE_RULESET, ctypes.byref(handled), ctypes.c_size_t(ctypes.sizeof(handled)), 0)
+    if ruleset < 0:
+        raise _fail("make a rule set")
+    try:
+        for path, rights in rules(protected, read, write, everything):
+            try:
+                descriptor = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue  # gone since it was listed
+            try:
+                if not os.path.isdir(path):
+                    rights &= _FILE_RIGHTS
+                rule = _PathBeneath(rights & everything, descriptor)
+                if libc.syscall(_ADD_RULE, ruleset, _PATH_BENEATH, ctypes.byref(rule), 0) != 0:
+                    raise _fail(f"grant {path}")
+            finally:
+                os.close(descriptor)
+        if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            raise _fail("forbid new privileges")
+        if libc.syscall(_RESTRICT_SELF, ruleset, 0) != 0:
+            raise _fail("wall this process in")
+    finally:
+        os.close(ruleset)
+
+
+def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
+    """The walls of a kernel started in `cwd` with `env` and the arguments `argv` (`-f CONNECTION_FILE`):
+    None when `env` protects nothing (`$JAXCOURSE_PROTECTED`, set by the grader)."""
+    protected = [p for p in env.get(PROTECTED, "").split(os.pathsep) if p]
+    if not protected:
+        return None
+    package = os.path.dirname(os.path.abspath(__file__))
+    read = [sys.prefix, sys.base_prefix, sys.exec_prefix, package, env.get(REFERENCES, "")]
+    write = [cwd]
+    if "-f" in argv[:-1]:
+        write.append(os.path.dirname(os.path.abspath(argv[argv.index("-f") + 1])))
+    return {"protected": protected, "read": read, "write": write}
+
+
+if __name__ == "__main__":
+    restrict(**json.loads(sys.argv[1]))
+    os.execv(sys.argv[2], sys.argv[2:])
