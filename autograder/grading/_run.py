@@ -18,6 +18,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -218,7 +219,7 @@ def grade(
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
     try:
         # First: the forkserver's imports then overlap nbgrader's start-up.
-        limits = dict(notebook_timeout=notebook_timeout, memory_mb=memory_mb)
+        limits: dict[str, Any] = dict(notebook_timeout=notebook_timeout, memory_mb=memory_mb)
         if scheduler:
             client, runner, slots = on_cluster(scheduler, run.workers, limits)
         else:
