@@ -22,6 +22,7 @@ verifier to know what to run. It needs neither JAX nor nbgrader. Each table is a
     # inputs_scale = true: the tolerance grows with the inputs' size (check_close's `inputs=`)
     # requires = ["while"], forbids = ["while"]: StableHLO operations the program must hold, or must not
     # max_ops = 200: at most this many operations (an unrolled loop has thousands)
+    # max_elements = 30000: no array in the program larger than this (an n x n matrix where n-vectors do)
     # harness = "lambda x: (grads_xy(f, x, x), grads_xy(unseen, x, x))": what is exported instead of
     #   FUNCTION(*args, *then), evaluated among the notebook's names and the problem's `define`
     #   (Python source, such as a function the student has not seen). It returns arrays, or a tree of them.
@@ -69,6 +70,7 @@ class Call:
     requires: tuple[str, ...] = ()
     forbids: tuple[str, ...] = ()
     max_ops: int | None = None
+    max_elements: int | None = None
     harness: str | None = None
     within: tuple[float, float] | None = None
 

@@ -397,6 +397,10 @@ CASES["writes a module that disarms the checks, then imports it (04_jit)"] = dic
     },
     deserved=sum(_TIMED_POINTS[t] for t in in_the_kernel(TIMED_ASSIGNMENT)),
 )
+# And in 03_tracing, the catalogue's own set: the wrong affine still loses both its tests, decided by the verifier.
+CASES["writes a module that disarms the checks, then imports it (03_tracing)"] = dict(
+    answers=attack(f"\nopen('disarm.py', 'w').write({_DISARM!r})\nimport disarm\n"), deserved=HONEST_POINTS
+)
 # Not an attack: the reference answers with a module of the student's own, written and imported, keep every point.
 CASES["its own module, written and imported, with right answers (01_arrays)"] = dict(
     assignment=VERIFIED_ASSIGNMENT,

@@ -65,11 +65,18 @@ def hand_over(assignment: str, grade_id: str, namespace: dict) -> None:
         _record(problem, namespace)
         return
     calls: list[dict[str, str]] = []
-    for call in problem.calls:
-        try:
-            calls.append({"program": exported(answer(problem, call, namespace), call)})
-        except NameError as missing:
-            calls.append({"error": str(missing)})
-        except Exception as error:  # what the student's code raised while traced: the verdict names it
-            calls.append({"error": f"{type(error).__name__}: {error}"[:_ERROR_CHARS]})
+    # Tracing runs the answer's Python once: a global it rebinds (a call counter) is put back, so the
+    # cells after this one see the notebook as the student left it.
+    saved = dict(namespace)
+    try:
+        for call in problem.calls:
+            try:
+                calls.append({"program": exported(answer(problem, call, namespace), call)})
+            except NameError as missing:
+                calls.append({"error": str(missing)})
+            except Exception as error:  # what the student's code raised while traced: the verdict names it
+                calls.append({"error": f"{type(error).__name__}: {error}"[:_ERROR_CHARS]})
+    finally:
+        namespace.clear()
+        namespace.update(saved)
     display({MIME: {"grade_id": grade_id, "calls": calls}}, raw=True)

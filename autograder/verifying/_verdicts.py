@@ -32,6 +32,18 @@ from ._inputs import drawn, signature
 MAX_PROGRAM_BYTES = 4_000_000
 _CUSTOM_CALL = re.compile(r"stablehlo\.custom_call\s+@([\w.$-]+)")
 _OPERATION = re.compile(r"\bstablehlo\.([a-z_]+)")
+_TENSOR = re.compile(r"tensor<((?:\d+x)*)[a-z]")
+
+
+def largest_array(module_text: str) -> int:
+    """The number of elements of the largest array a program's StableHLO names (its inputs included)."""
+    sizes = [1]
+    for dims in _TENSOR.findall(module_text):
+        size = 1
+        for dim in dims.split("x")[:-1]:
+            size *= int(dim)
+        sizes.append(size)
+    return max(sizes)
 
 
 def foreign_calls(module_text: str) -> list[str]:
@@ -89,6 +101,12 @@ def _check_structure(module_text: str, problem: Problem, call: Call) -> None:
         raise CheckFailed(
             f"{call.what}: the program {problem.function} compiles to has {len(operations)} operations where a "
             f"good answer needs at most {call.max_ops}: a Python loop unrolled under jax.jit repeats its body.",
+            hint=problem.hint, section=section,
+        )  # fmt: skip
+    if call.max_elements is not None and (largest := largest_array(module_text)) > call.max_elements:
+        raise CheckFailed(
+            f"{call.what}: the program {problem.function} compiles to builds an array of {largest} elements, where "
+            f"a good answer needs none larger than {call.max_elements}.",
             hint=problem.hint, section=section,
         )  # fmt: skip
 

@@ -59,3 +59,17 @@ def test_a_debug_print_left_in_a_correct_answer_costs_nothing(shown):
     _hand_over.hand_over("01_arrays", "test_softmax", {"softmax": softmax})
     assert verify("01_arrays", {"test_softmax": shown[0]["calls"]})["test_softmax"]["passed"]
     assert jax.debug.print is not None and jax.debug.print.__name__ == "debug_print"
+
+
+def test_a_global_the_answer_rebinds_while_traced_is_put_back(shown):
+    namespace: dict = {"total_calls": 0}
+    exec(
+        "def scale_by_calls_pure(calls, x):\n"
+        "    global total_calls\n"
+        "    total_calls += 1\n"
+        "    return calls + 1, x * (calls + 1)\n",
+        namespace,
+    )
+    _hand_over.hand_over("03_tracing", "test_pure", namespace)
+    assert namespace["total_calls"] == 0 and "program" in shown[0]["calls"][0]
+    assert verify("03_tracing", {"test_pure": shown[0]["calls"]})["test_pure"]["passed"]

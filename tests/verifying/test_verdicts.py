@@ -8,8 +8,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from jax import export
 
-from autograder._verified import problems
+from autograder._verified import Call, Problem, problems
+from autograder.checks._errors import CheckFailed
 from autograder.checks._seeds import grader_rng
 from autograder.verifying import _hand_over, _inputs, _verdicts, verify
 
@@ -121,3 +123,18 @@ def test_bytes_that_are_no_program_fail_without_stopping_the_verifier(program):
 def test_a_program_that_calls_out_of_xla_is_refused():
     text = "stablehlo.custom_call @xla_python_cpu_callback(%0) {api_version = 2 : i32}\nstablehlo.custom_call @Qr(%1)"
     assert _verdicts.foreign_calls(text) == ["xla_python_cpu_callback"]
+
+
+def test_an_array_larger_than_allowed_is_named_with_its_size():
+    n = 300
+    vector = jax.ShapeDtypeStruct((n,), jnp.float32)
+    outer = export.export(jax.jit(lambda x: jnp.outer(x, x).sum(0)))(vector).mlir_module()
+    scaled = export.export(jax.jit(lambda x: 2 * x + jnp.sum(x)))(vector).mlir_module()
+    assert (_verdicts.largest_array(outer), _verdicts.largest_array(scaled)) == (n * n, n)
+    call = Call(what="f on a hidden input", args=(), max_elements=10 * n)
+    problem = Problem(grade_id="test_f", function="f", draws_from="x/f", section="06#Memory", calls=(call,))
+    _verdicts._check_structure(scaled, problem, call)
+    with pytest.raises(
+        CheckFailed, match="builds an array of 90000 elements, where a good answer needs none larger than 3000"
+    ):
+        _verdicts._check_structure(outer, problem, call)
