@@ -132,7 +132,8 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
     import nbclient
     import nbformat
 
-    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verifier_for
+    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs
+    from ._verifier import verifier_for
 
     nb = nbformat.read(notebook, as_version=4)
     assignment, tests = found or ("", {})

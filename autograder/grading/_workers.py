@@ -11,7 +11,8 @@ from typing import cast
 
 from ._convert import GradingError
 from ._runner import WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
-from ._verification import verifier_for, verify_ahead
+from ._verification import verify_ahead
+from ._verifier import verifier_for
 
 # Runs one sanitized notebook (JSON text) with nbgrader's Execute settings, in a folder.
 Runner = Callable[[str, dict, str], Execution]

@@ -42,7 +42,7 @@ from ._lms import (
 )
 from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
-from ._verification import Verifier, add_hand_overs, apply_verdicts, take_hand_overs, verdicts
+from ._verification import add_hand_overs, apply_verdicts, borrow, give_back, take_hand_overs, verdicts
 from .kernels import WarmKernelManager
 
 
@@ -182,13 +182,13 @@ class WarmExecute(Execute):
         self.log.info("Hidden inputs of %s: %s", assignment, seed.describe())
         remember(root, assignment, seed)
         if problems(assignment) and self.enabled:  # `Verify` asks it once the notebook has run
-            resources[_STARTED] = Verifier(assignment, {**os.environ, **seed.verifier_environment()})  # pyright: ignore
+            resources[_STARTED] = borrow(assignment, {**os.environ, **seed.verifier_environment()})  # pyright: ignore
         try:
             with environment_with({**seed.kernel_environment(), PROTECTED: seed.kept_from_kernels(root)}):
                 return super().preprocess(nb, resources, km)
         except BaseException:  # the notebook could not be run: `Verify` will not be asked, nor the verifier
             if (started := resources.pop(_STARTED, None)) is not None:  # pyright: ignore
-                started.close()
+                give_back(started)
             raise
 
 
@@ -209,7 +209,7 @@ class Verify(NbGraderPreprocessor):
         assignment = resources.get("nbgrader", {}).get("assignment")
         if not assignment or not problems(assignment) or self.config.get("Execute", {}).get("enabled") is False:
             if started is not None:
-                started.close()
+                give_back(started)
             return nb, resources  # `--no-execute` grades the outputs as submitted
         _, seed = _grading_seed(self, resources, self.log)
         env = {**os.environ, **(seed.verifier_environment() if seed else {})}

@@ -1,0 +1,170 @@
+"""The verifier's processes, from the grader's side: started with a notebook, asked for verdicts on what it
+handed over, and kept warm for the next notebook of the same assignment."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from .._verified import problems
+
+# The verifier times answers against a baseline (seconds each, measured again when slow); a limit for one
+# problem, past which its program is taken for one that never ends.
+PROBLEM_TIMEOUT = 180
+
+
+class Verifier:
+    """A verifier's process, started as soon as a notebook starts running, so that its imports (JAX and the
+    checks) overlap the run, and kept warm for the next notebook of the same assignment (`borrow`).
+
+    It writes a verdict a line as each is decided. XLA cannot be interrupted, so a program that never ends
+    on the verifier's inputs is stopped with the whole process: that problem fails, and a new process
+    verifies the problems left, so one endless loop costs only its own test."""
+
+    def __init__(self, assignment: str, env: dict[str, str]):
+        self.assignment, self.env, self.failure = assignment, env, ""
+        self.errors = tempfile.TemporaryFile()  # what checks print goes here: a file never fills as a pipe can
+        self.process = self._start()
+
+    def _start(self) -> subprocess.Popen | None:
+        try:
+            return subprocess.Popen(
+                [sys.executable, "-m", "autograder.verifying", self.assignment],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.errors,
+                text=True,
+                env=self.env,
+            )
+        except OSError as error:
+            self.failure = f"it could not start: {error}"
+            return None
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def _stopped(self, process: subprocess.Popen) -> str:
+        status = process.wait()
+        self.errors.seek(0)
+        said = self.errors.read().decode(errors="replace").strip().splitlines()[-1:]
+        return f"the verifier stopped with exit status {status}" + (f" ({said[0][:300]})" if said and status else "")
+
+    def _read(self, process: subprocess.Popen, request: dict[str, Any], found: dict) -> str:
+        """Verdicts on `request` from `process` into `found` until it is done, ends or takes too long; why it
+        stopped short ("" when done)."""
+        assert process.stdin is not None and process.stdout is not None
+        lines: queue.Queue[str | None] = queue.Queue()
+        stdout = process.stdout
+
+        def forward() -> None:
+            for line in iter(stdout.readline, ""):
+                lines.put(line)
+                if line.startswith('{"done"'):
+                    return
+            lines.put(None)
+
+        threading.Thread(target=forward, daemon=True).start()
+        try:
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+        except OSError:
+            pass  # it has already stopped: its exit status says why
+        while True:
+            try:
+                line = lines.get(timeout=PROBLEM_TIMEOUT)
+            except queue.Empty:
+                process.kill()
+                process.wait()
+                return (
+                    f"it did not finish within {PROBLEM_TIMEOUT} s on the grader's inputs, as a loop that never "
+                    "stops would (a while_loop whose condition stays true)"
+                )
+            if line is None:
+                return self._stopped(process)
+            try:
+                verdict = json.loads(line)
+                if verdict.get("done"):
+                    return ""
+                found[str(verdict.pop("grade_id"))] = verdict
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue  # not a verdict: a line a library wrote to the descriptor itself
+
+    def verdicts(self, handed: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """The verdicts on `handed`; a problem the verifier cannot decide fails, saying why."""
+        found: dict[str, dict[str, Any]] = {}
+        left, only = list(problems(self.assignment)), []
+        while left:
+            process = self.process
+            why = self._read(process, {"handed": handed, "only": only}, found) if process else self.failure
+            left = [grade_id for grade_id in left if grade_id not in found]
+            if left:  # the first problem left is the one it could not finish; a new process takes the rest
+                message = f"The grader could not verify this answer outside your notebook: {why or 'no verdict'}."
+                found[left.pop(0)] = {"passed": False, "message": message}
+                if process is not None and left:
+                    self.process, only = self._start(), list(left)
+        return found
+
+    def close(self) -> None:
+        """End the process."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.errors.close()
+
+
+# Verifiers between notebooks, by assignment and environment: each serves one notebook at a time.
+_WARM: dict[str, list[Verifier]] = {}
+_WARM_LOCK = threading.Lock()
+
+
+def _warm_key(assignment: str, env: dict[str, str]) -> str:
+    return json.dumps([assignment, sorted(env.items())])
+
+
+def borrow(assignment: str, env: dict[str, str]) -> Verifier:
+    """A verifier for `assignment` with `env`: one kept warm from an earlier notebook, or a new one."""
+    with _WARM_LOCK:
+        kept = _WARM.get(_warm_key(assignment, env), [])
+        while kept:
+            verifier = kept.pop()
+            if verifier.alive():
+                return verifier
+            verifier.close()
+    return Verifier(assignment, env)
+
+
+def give_back(verifier: Verifier) -> None:
+    """Keep `verifier` warm for the next notebook, if its process still runs."""
+    if not verifier.alive():
+        verifier.close()
+        return
+    with _WARM_LOCK:
+        _WARM.setdefault(_warm_key(verifier.assignment, verifier.env), []).append(verifier)
+
+
+@atexit.register
+def _close_warm() -> None:
+    with _WARM_LOCK:
+        for kept in _WARM.values():
+            for verifier in kept:
+                verifier.close()
+        _WARM.clear()
+
+
+@contextlib.contextmanager
+def verifier_for(assignment: str, env: dict[str, str]) -> Iterator[Verifier | None]:
+    """A verifier for `assignment` (None when none of it is verified), kept warm when done with."""
+    verifier = borrow(assignment, env) if problems(assignment) else None
+    try:
+        yield verifier
+    finally:
+        if verifier is not None:
+            give_back(verifier)

@@ -1,0 +1,74 @@
+"""The verifier's processes (`autograder/grading/_verifier.py`): failures confined, and kept warm."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from autograder._verified import problems
+from autograder.grading import _verifier
+from autograder.verifying import _hand_over
+
+pytestmark = pytest.mark.unit
+
+
+def _handed(**functions) -> dict:
+    """What set 01's hand-over cells would display for these answers (by grade id), first call only."""
+    handed = {}
+    for grade_id, function in functions.items():
+        problem = problems("01_arrays")[grade_id]
+        answer = _hand_over.answer(problem, problem.calls[0], {problem.function: function})
+        handed[grade_id] = [{"program": _hand_over.exported(answer, problem.calls[0])}]
+    return handed
+
+
+def _softmax(x):
+    e = jnp.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def test_a_verifier_that_cannot_run_fails_every_verified_test_saying_why(monkeypatch):
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    verdicts = _verifier.Verifier("01_arrays", {}).verdicts({})
+    assert set(verdicts) == set(problems("01_arrays"))
+    assert all(not v["passed"] and "could not verify" in v["message"] for v in verdicts.values())
+
+
+def test_a_verifier_kept_warm_judges_the_next_notebook_as_a_new_one_would():
+    env = dict(os.environ)
+    with _verifier.verifier_for("01_arrays", env) as first:
+        assert first is not None
+        right = first.verdicts(_handed(test_softmax=_softmax))
+        pid = first.process.pid if first.process else None
+    with _verifier.verifier_for("01_arrays", env) as again:
+        assert again is first and again.process is not None and again.process.pid == pid
+        junk = again.verdicts(_handed(test_softmax=lambda x: x))
+    fresh = _verifier.Verifier("01_arrays", env)
+    try:
+        assert fresh.verdicts(_handed(test_softmax=lambda x: x)) == junk
+    finally:
+        fresh.close()
+    assert right["test_softmax"]["passed"] and not junk["test_softmax"]["passed"]
+    assert "was not handed to the grader" in junk["test_pairwise"]["message"]
+
+
+def test_a_program_that_never_ends_fails_its_own_test_and_no_other(monkeypatch):
+    def pairwise_sq_dists(x, y):  # stops on no input: its condition stays true
+        return jax.lax.while_loop(lambda d: d[0, 0] > -1.0, lambda d: d + 1.0, jnp.zeros((x.shape[0], y.shape[0])))
+
+    handed = _handed(test_pairwise=pairwise_sq_dists, test_softmax=_softmax)
+    monkeypatch.setattr(_verifier, "PROBLEM_TIMEOUT", 15)
+    verifier = _verifier.Verifier("01_arrays", dict(os.environ))
+    try:
+        verdicts = verifier.verdicts(handed)
+    finally:
+        verifier.close()
+    assert (
+        not verdicts["test_pairwise"]["passed"] and "did not finish within 15 s" in verdicts["test_pairwise"]["message"]
+    )
+    assert verdicts["test_softmax"]["passed"], verdicts["test_softmax"]
+    assert "was not handed to the grader" in verdicts["test_safe_take"]["message"]  # the rest, in a new process
