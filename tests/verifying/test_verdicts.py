@@ -138,3 +138,20 @@ def test_an_array_larger_than_allowed_is_named_with_its_size():
         CheckFailed, match="builds an array of 90000 elements, where a good answer needs none larger than 3000"
     ):
         _verdicts._check_structure(outer, problem, call)
+
+
+def test_the_same_answer_from_two_notebooks_is_compiled_once_and_judged_the_same():
+    source = solution_sources(SET)["softmax"]
+    handed = []
+    for blank_lines, cell in ((1, "<cell-3>"), (7, "<cell-9>")):
+        namespace: dict = {"jnp": jnp}
+        exec(compile("\n" * blank_lines + source, cell, "exec"), namespace)
+        handed.append(_handed(namespace, ["test_softmax"]))
+    assert handed[0] != handed[1]  # the programs differ in their source locations
+    _verdicts._COMPILED.clear()
+    first, second = (verify(SET, h, only=["test_softmax"]) for h in handed)
+    assert first == second and first["test_softmax"]["passed"]
+    assert len(_verdicts._COMPILED) == len(problems(SET)["test_softmax"].calls)
+    junk = _handed({"softmax": lambda x: x}, ["test_softmax"])
+    assert not verify(SET, junk, only=["test_softmax"])["test_softmax"]["passed"]
+    assert len(_verdicts._COMPILED) == 2 * len(problems(SET)["test_softmax"].calls)
