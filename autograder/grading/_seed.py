@@ -128,7 +128,9 @@ def for_grading(root: Path, source: Path, assignment: str, log: logging.Logger) 
     stamp = {"seed": seed, "solutions": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in notebooks}}
     recorded = references / assignment / _RECORDED_WITH
     try:
-        current = json.loads(recorded.read_text()) == stamp
+        # Recorded before kernels had references of their own: recorded again.
+        kernels = (kernel_references(references, seed) / assignment).is_dir()
+        current = json.loads(recorded.read_text()) == stamp and kernels
     except (OSError, ValueError):
         current = False
     if not current:

@@ -7,6 +7,7 @@ import html
 import json
 import logging
 import os
+import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -193,6 +194,11 @@ def test_solutions_that_fail_to_record_stop_grading_with_the_reason_and_none_nee
     seed = for_grading(tmp_path, quiet, ASSIGNMENT, LOG)
     assert seed is not None and seed.for_each_notebook(ASSIGNMENT) == {"seed": kernel_seed(seed.seed), "references": {}}
     assert kernel_seed(seed.seed) != seed.seed
+    # References recorded before kernels had their own are recorded again.
+    kernels = tmp_path / "grading" / "references" / KERNEL_REFERENCES / ASSIGNMENT
+    assert kernels.is_dir()
+    shutil.rmtree(kernels)
+    assert for_grading(tmp_path, quiet, ASSIGNMENT, LOG) == seed and kernels.is_dir()
 
     broken = _notebook(tmp_path / "broken", "import autograder\nraise ValueError('a broken solution')")
     with pytest.raises(SeedError, match=r"03_tracing's solution notebook failed .*ValueError: a broken solution.*"):
