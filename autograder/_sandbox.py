@@ -20,6 +20,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import site
 import sys
 
 from ._config import PROTECTED, REFERENCES
@@ -149,7 +150,8 @@ def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
     if not protected:
         return None
     package = os.path.dirname(os.path.abspath(__file__))
-    read = [sys.prefix, sys.base_prefix, sys.exec_prefix, package, env.get(REFERENCES, "")]
+    # Python's own folders and the user's site-packages (`pip install --user`), wherever the course is.
+    read = [sys.prefix, sys.base_prefix, sys.exec_prefix, site.getusersitepackages(), package, env.get(REFERENCES, "")]
     write = [cwd]
     if "-f" in argv[:-1]:
         write.append(os.path.dirname(os.path.abspath(argv[argv.index("-f") + 1])))
