@@ -18,6 +18,7 @@ files are, is not on sys.path). It imports neither JAX nor nbgrader.
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import os
 import site
@@ -50,8 +51,9 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
+@functools.cache
 def abi() -> int:
-    """The Landlock ABI version this system offers; 0 if it has none."""
+    """The Landlock ABI version this system offers; 0 if it has none (asked once: it cannot change)."""
     if not sys.platform.startswith("linux"):
         return 0
     version = _libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_ASK_VERSION))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -42,13 +43,9 @@ _MAX_COMPILED = 256
 
 def largest_array(module_text: str) -> int:
     """The number of elements of the largest array a program's StableHLO names (its inputs included)."""
-    sizes = [1]
-    for dims in _TENSOR.findall(module_text):
-        size = 1
-        for dim in dims.split("x")[:-1]:
-            size *= int(dim)
-        sizes.append(size)
-    return max(sizes)
+    return max(
+        (math.prod(int(dim) for dim in dims.split("x")[:-1]) for dims in _TENSOR.findall(module_text)), default=1
+    )
 
 
 def foreign_calls(module_text: str) -> list[str]:
@@ -78,12 +75,12 @@ def _program(handed: dict, problem: Problem, call: Call) -> Callable:
             section=call.section or problem.section,
         )
     exported = export.deserialize(bytearray(data))
-    if unknown := foreign_calls(exported.mlir_module()):
+    module = exported.mlir_module()
+    if unknown := foreign_calls(module):
         named = ", ".join(unknown[:3])
         raise CheckFailed(f"{call.what}: the program calls out of XLA ({named}), which the grader does not run.")
     if [(tuple(a.shape), str(a.dtype)) for a in exported.in_avals] != signature(call):
         raise CheckFailed(f"{call.what}: the program handed over was made for other inputs than this call's.")
-    module = exported.mlir_module()
     _check_structure(module, problem, call)
     key = repr((_LOCATION.sub("", module), exported.nr_devices, exported.in_shardings_hlo, exported.platforms))
     if key not in _COMPILED:
