@@ -16,19 +16,26 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
   grade exports (with `_lms.py`).
 """
 
+import gc as _gc
 import importlib as _importlib
 import sys as _sys
 import types as _types
 
-# jsonschema imports `rfc3987_syntax`, where installed (jupyter-events installs it), only to check
-# the "iri" string format, which neither nbformat's nor nbgrader's schemas use; building its grammar
-# is most of the time `import nbformat` takes. Without it, jsonschema leaves that format unchecked.
-_sys.modules.setdefault("rfc3987_syntax", None)  # pyright: ignore[reportArgumentType] (None: "not installed")
+# Libraries imported only if installed, for what no process here does. jsonschema checks string formats
+# with them (`rfc3987_syntax` builds a grammar for "iri", most of the time `import nbformat` takes;
+# python-jsonschema/jsonschema#1428), and neither nbformat's nor nbgrader's schemas use a string format.
+# nbconvert imports its `--post serve` (and tornado) for `jupyter nbconvert` alone. Marked absent (None)
+# before anything imports them, the format goes unchecked and the post-processor unoffered.
+_OPTIONAL_UNUSED = ["rfc3987_syntax", "isoduration", "fqdn", "webcolors", "jsonpointer", "uri_template"]
+_OPTIONAL_UNUSED += ["rfc3339_validator", "rfc3986_validator", "nbconvert.postprocessors.serve"]
+if "jsonschema" not in _sys.modules and "nbconvert" not in _sys.modules:  # else: too late, and maybe in use
+    for _name in _OPTIONAL_UNUSED:
+        _sys.modules.setdefault(_name, None)  # pyright: ignore[reportArgumentType] (None: "not installed")
 
 
-def _loaded_when_used(name: str) -> _types.ModuleType:
-    """A stand-in for the server extension `name`: the real module is imported when the extension is
-    loaded, or anything else is read from it (nbgrader's `__init__` only takes the loading function)."""
+def _loaded_when_used(name: str, functions: tuple[str, ...]) -> _types.ModuleType:
+    """A stand-in for module `name`: the real module is imported when one of its `functions` is called, or
+    anything else is read from it (its importers only take those functions, and call them later)."""
     stand_in = _types.ModuleType(name)
 
     def real(attribute: str):
@@ -38,11 +45,12 @@ def _loaded_when_used(name: str) -> _types.ModuleType:
             del _sys.modules[name]
         return getattr(_importlib.import_module(name), attribute)
 
-    def load_jupyter_server_extension(app):
-        return real("load_jupyter_server_extension")(app)
+    def calling(function: str):
+        return lambda *args, **kwargs: real(function)(*args, **kwargs)
 
     stand_in.__getattr__ = real  # pyright: ignore[reportAttributeAccessIssue] (a module's own __getattr__, PEP 562)
-    stand_in.load_jupyter_server_extension = load_jupyter_server_extension  # pyright: ignore[reportAttributeAccessIssue]
+    for function in functions:
+        setattr(stand_in, function, calling(function))
     return stand_in
 
 
@@ -52,9 +60,34 @@ def _loaded_when_used(name: str) -> _types.ModuleType:
 if "nbgrader" not in _sys.modules:
     for _extension in ("assignment_list", "course_list", "validate_assignment", "formgrader"):
         _name = f"nbgrader.server_extensions.{_extension}"
-        _sys.modules.setdefault(_name, _loaded_when_used(_name))
+        _sys.modules.setdefault(_name, _loaded_when_used(_name, ("load_jupyter_server_extension",)))
 
-from ._cli import main  # noqa: E402  (after the line above)
+# In the `jax-course` command alone (not in a kernel that imports the self-check), more libraries wait
+# until used: setuptools, which nbgrader imports for `zip_collect`'s unpacking, requests, for its
+# JupyterHub authenticator, and Beautiful Soup, which nbconvert imports for the HTML of feedback.
+_USED_LATER = {
+    "setuptools.archive_util": ("unpack_archive", "unpack_tarfile", "unpack_zipfile"),
+    "requests": (),
+    "bs4": ("BeautifulSoup",),
+}
+
+from ._cli import main as _main  # noqa: E402  (after the lines above)
 from ._selfcheck import check_my_work, check_notebook  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The `jax-course` command."""
+    if "nbgrader" not in _sys.modules:
+        for name, functions in _USED_LATER.items():
+            if name.partition(".")[0] not in _sys.modules:
+                _sys.modules.setdefault(name, _loaded_when_used(name, functions))
+    try:
+        return _main(argv)
+    finally:
+        # At exit, the interpreter's last garbage collection walks every object of some thousand modules, a
+        # quarter of a second on each command; frozen objects are skipped (atexit handlers and finalizers
+        # still run).
+        _gc.freeze()
+
 
 __all__ = ["check_my_work", "check_notebook", "main"]

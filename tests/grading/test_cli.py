@@ -77,3 +77,35 @@ def test_nbgraders_server_extensions_are_imported_only_when_a_server_loads_them(
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "True", "True", "True"], done.stdout + done.stderr
+
+
+_WAITS_UNTIL_USED = r"""
+import io, sys, tempfile, zipfile
+from pathlib import Path
+from autograder import grading
+try:
+    grading.main(["grade", "--help"])
+except SystemExit:
+    pass
+import nbconvert, nbformat, nbgrader.auth.jupyterhub, nbgrader.utils
+loaded = ("setuptools", "bs4", "urllib3", "tornado.web", "rfc3987_syntax")
+print(sorted(name for name in loaded if getattr(sys.modules.get(name), "__file__", None)))
+folder = Path(tempfile.mkdtemp())
+with zipfile.ZipFile(folder / "a.zip", "w") as archive:
+    archive.writestr("answer.txt", "42")
+(folder / "out").mkdir()
+nbgrader.utils.unzip(str(folder / "a.zip"), str(folder / "out"))
+page, _ = nbconvert.HTMLExporter().from_notebook_node(
+    nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("![plot](data:image/png;base64,AAAA)")])
+)
+print((folder / "out" / "answer.txt").read_text(), "<img" in page, nbgrader.auth.jupyterhub.requests.get.__module__)
+"""
+
+
+def test_the_command_imports_what_it_does_not_use_only_when_used(tmp_path):
+    """Start-up (bench/grade_startup.py): nbgrader's unpacking, Beautiful Soup, requests and nbconvert's server
+    wait until used, the string formats jsonschema checks with libraries are never loaded, and all still work."""
+    shown = subprocess.run(
+        [sys.executable, "-c", _WAITS_UNTIL_USED], capture_output=True, text=True, cwd=tmp_path, check=True
+    ).stdout.splitlines()
+    assert shown[-2:] == ["[]", "42 True requests.api"]  # after the help
