@@ -36,7 +36,7 @@ def is_test_cell(cell) -> bool:
 
 
 @cache
-def _names(source: str) -> tuple[frozenset[str], frozenset[str]]:
+def names_of(source: str) -> tuple[frozenset[str], frozenset[str]]:
     """The names a cell binds at top level, and every name it reads (all of them, if it does not parse)."""
     try:
         tree = ast.parse(source)
@@ -79,13 +79,13 @@ def cells_reading_changed_names(
     if names is None:
         names = set()
         for grade_id, source in changed.items():
-            names |= _names(source)[0] | _names(reference.get(grade_id, ""))[0]
+            names |= names_of(source)[0] | names_of(reference.get(grade_id, ""))[0]
     tainted = set(names)
     tests = set()
     for grade_id, is_test, source in _code_cells(assignment):  # in order: a helper calling an answer passes it on
         if grade_id in changed:
             continue
-        bound, read = _names(elsewhere.get(grade_id, source))
+        bound, read = names_of(elsewhere.get(grade_id, source))
         if read & tainted or "*" in read:
             if is_test:
                 tests.add(grade_id)

@@ -1,7 +1,7 @@
 """A test cell's verdict does not depend on what ran before it.
 
-Each test cell is run alone in a fresh process, after every cell that is not a test (setup,
-given code, answers), and must give the verdict the whole notebook gives it: the reference
+Each test cell is run alone in a fresh process, after only the cells that are not tests and that it
+needs (setup, given code, answers: `needed`), and must give the verdict the whole notebook gives it: the reference
 passes every test; a variant fails exactly the tests it `loses` (which course/test_autograde.py
 proves for the whole notebook under the real nbgrader), and where the variants table
 (docs/guide/tables.md) says the whole notebook fails it: in a visible test, or only in the
@@ -14,7 +14,7 @@ reference's answers, as the reference's own runs do). The fresh
 process is forked from one that has imported JAX, NumPy and the checks and run nothing else
 (a grading kernel before its first cell: JAX's backend not yet started), then runs the
 kernel's `guard()` and the cells. A new Jupyter kernel per run would cost about two seconds
-of CPU more, for each of some two hundred runs.
+of CPU more, for each of some eight hundred runs.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import bypass
 import nbformat
 import pytest
 
-from packing import cell_grade_id, cells_reading_changed_names, is_test_cell
+from packing import cell_grade_id, cells_reading_changed_names, is_test_cell, names_of
 from support import ASSIGNMENTS, ROOT, solution_sources
 from variants import VARIANTS
 
@@ -53,7 +53,7 @@ def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:
 
 
 def alone(assignment: str, answers: dict[str, str], test: str) -> list[str]:
-    """The sources of every code cell that is not a test, with `answers`, then of `test`."""
+    """The sources of the code cells `test` needs (`needed`), with `answers`, then of `test`."""
     nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
     kept, last = [], None
     for cell in nb.cells:
@@ -65,7 +65,23 @@ def alone(assignment: str, answers: dict[str, str], test: str) -> list[str]:
         elif not is_test_cell(cell):
             kept.append(source)
     assert last is not None, f"{assignment} has no test cell {test}"
-    return [*kept, last]
+    return [*needed(kept, last), last]
+
+
+def needed(cells: list[str], test: str) -> list[str]:
+    """Of `cells` (none a test, in order), those `test` needs: each that binds a name it reads, directly or
+    through another needed cell, and each that binds nothing (a setting, a call made for its effect). A cell
+    left out (a demonstration that trains a model, say) cannot be what a verdict relies on."""
+    wanted, keep = set(names_of(test)[1]), [False] * len(cells)
+    grew = True
+    while grew:
+        grew = False
+        for i, source in enumerate(cells):
+            bound, read = names_of(source)
+            if not keep[i] and (not bound or "*" in read or bound & wanted):
+                keep[i], grew = True, True
+                wanted |= read
+    return [source for source, kept in zip(cells, keep, strict=True) if kept]
 
 
 def _where(error: BaseException, filename: str, source: str) -> str:
@@ -138,3 +154,16 @@ def test_a_check_that_counts_what_earlier_cells_left_gets_another_verdict_alone(
             "AssertionError: on a hidden input",
             "hidden",
         )
+
+
+def test_a_test_runs_after_the_cells_it_reads_and_those_that_bind_nothing():
+    cells = [
+        "import jax\njax.config.update('jax_enable_x64', True)",  # binds `jax`, which the test reads
+        "print('a setting, or a call made for its effect')",  # binds nothing: kept
+        "data = list(range(3))",
+        "model = sum(data)",  # read by the test, and reads `data`
+        "history = [model] * 1000  # a demonstration the test never reads",
+    ]
+    assert needed(cells, "assert model == jax.numpy.asarray(3)") == cells[:4]
+    assert needed(cells, "exec(source)") == cells[1:2]  # reads no name a cell binds
+    assert needed(["def broken(:", "x = 1"], "assert x") == ["def broken(:", "x = 1"]  # unreadable: kept
