@@ -25,10 +25,11 @@ import types as _types
 # with them (`rfc3987_syntax` builds a grammar for "iri", most of the time `import nbformat` takes;
 # python-jsonschema/jsonschema#1428), and neither nbformat's nor nbgrader's schemas use a string format.
 # nbconvert imports its `--post serve` (and tornado) for `jupyter nbconvert` alone. Marked absent (None)
-# before anything imports them, the format goes unchecked and the post-processor unoffered.
+# before anything imports them, the format goes unchecked and the post-processor unoffered. Not in a
+# learner's kernel (`ag.check_my_work()`), which may import any of them, nor once they may be in use.
 _OPTIONAL_UNUSED = ["rfc3987_syntax", "isoduration", "fqdn", "webcolors", "jsonpointer", "uri_template"]
 _OPTIONAL_UNUSED += ["rfc3339_validator", "rfc3986_validator", "nbconvert.postprocessors.serve"]
-if "jsonschema" not in _sys.modules and "nbconvert" not in _sys.modules:  # else: too late, and maybe in use
+if not {"jsonschema", "nbconvert", "ipykernel"} & _sys.modules.keys():
     for _name in _OPTIONAL_UNUSED:
         _sys.modules.setdefault(_name, None)  # pyright: ignore[reportArgumentType] (None: "not installed")
 

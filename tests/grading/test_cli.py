@@ -109,3 +109,10 @@ def test_the_command_imports_what_it_does_not_use_only_when_used(tmp_path):
         [sys.executable, "-c", _WAITS_UNTIL_USED], capture_output=True, text=True, cwd=tmp_path, check=True
     ).stdout.splitlines()
     assert shown[-2:] == ["[]", "42 True requests.api"]  # after the help
+
+
+def test_a_learners_kernel_that_checks_its_work_may_still_import_any_library():
+    """What the command marks absent (jsonschema's format libraries), a kernel importing the self-check does not."""
+    code = "import ipykernel, sys\nimport autograder.grading\nprint(sys.modules.get('webcolors', 'not imported'))"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "not imported"
