@@ -5,6 +5,8 @@ from __future__ import annotations
 import nbformat
 import pytest
 
+from autograder._verified import problems
+
 from support import ASSIGNMENTS, ROOT
 from variants import VARIANTS
 
@@ -43,3 +45,12 @@ def test_what_a_variant_says_its_failure_names_is_well_formed(assignment):
             if isinstance(words, str) or not words or not all(isinstance(w, str) and w.strip() for w in words):
                 wrong.append(f"{name}/{test}: says {words!r}, not a list of words")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_a_test_lost_only_in_the_verifier_is_one_the_verifier_decides(assignment):
+    verified, wrong = set(problems(assignment)), {}
+    for name, variant in VARIANTS[assignment].items():
+        if stray := variant.get("lost_in_the_verifier", set()) - (variant["loses"] & verified):
+            wrong[name] = sorted(stray)
+    assert not wrong, f"lost_in_the_verifier names tests the variant keeps, or that the kernel alone decides: {wrong}"

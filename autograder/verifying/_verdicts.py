@@ -59,6 +59,8 @@ def _program(handed: dict, problem: Problem, call: Call) -> Callable:
     """The handed-over program for `call`, refused unless it is small, safe to run and made for these inputs."""
     if "program" not in handed:
         reason = str(handed.get("error", "nothing was handed over"))[:600]
+        if "host_callback" in reason:  # what jax.export says of jax.pure_callback and io_callback
+            reason = "it calls back into Python with jax.pure_callback or io_callback, and the grader runs only XLA"
         raise CheckFailed(
             f"{call.what}: {problem.function} could not be exported for the grader to run it ({reason}).",
             hint=f"{problem.function} must run under jax.jit on arrays of the shapes the tests use: "

@@ -1,9 +1,10 @@
 """A test cell's verdict does not depend on what ran before it.
 
 Each test cell is run alone in a fresh process, after only the cells that are not tests and that it
-needs (setup, given code, answers: `needed`), and must give the verdict the whole notebook gives it: the reference
-passes every test; a variant fails exactly the tests it `loses` (which course/test_autograde.py
-proves for the whole notebook under the real nbgrader), and where the variants table
+needs (setup, given code, answers: `needed`), and must give the verdict the whole notebook's kernel gives it: the
+reference passes every test; a variant fails exactly the tests it `loses` (which course/test_autograde.py
+proves for the whole notebook under the real nbgrader) but those `lost_in_the_verifier`, which no kernel
+state decides, and where the variants table
 (docs/guide/tables.md) says the whole notebook fails it: in a visible test, or only in the
 hidden ones. (An earlier cell that warms a cache can hide a visible failure while a hidden test
 still fails.) That is what lets that test grade several variants in one submission.
@@ -49,7 +50,8 @@ def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:
     for name, variant in VARIANTS[assignment].items():
         touched = cells_reading_changed_names(assignment, variant["answers"])
         for test in [t for t in every_test if t in touched]:
-            yield name, {**reference, **variant["answers"]}, test, test not in variant["loses"]
+            in_the_kernel = variant["loses"] - variant.get("lost_in_the_verifier", set())
+            yield name, {**reference, **variant["answers"]}, test, test not in in_the_kernel
 
 
 def alone(assignment: str, answers: dict[str, str], test: str) -> list[str]:

@@ -4,6 +4,8 @@ Each variant starts from the reference answers and replaces some answer cells
 (by grade_id). `loses` names every test cell that must score 0; all other test
 cells must keep full points. Together they prove that each timed or structural
 problem costs its points, and only its points, for the mistakes it targets.
+`lost_in_the_verifier` names those of `loses` that the kernel's own checks pass and only the
+verifier fails (autograder/verifying/): a program that cannot leave the kernel, for one.
 """
 
 from .set01 import VARIANTS as _set01

@@ -198,7 +198,7 @@ VARIANTS = {
         "says": ["tridiagonal_solve", "one after another"],
     },
     # Bypass: the sequential loop hidden in jax.pure_callback, one equation of depth 1 in the program: the depth
-    # check refuses callbacks.
+    # check refuses callbacks, and the grader cannot run Python, so its values are never verified.
     "recurrence_pure_callback": {
         "answers": {
             "recurrence": "def linear_recurrence(a, b):\n"
@@ -210,7 +210,8 @@ VARIANTS = {
             "        return np.array(out, np.float32)\n\n"
             "    return jax.pure_callback(loop, jax.ShapeDtypeStruct(b.shape, b.dtype), a, b, vmap_method='sequential')\n",
         },
-        "loses": {"test_recurrence_depth"},
+        "loses": {"test_recurrence", "test_recurrence_depth"},
+        "lost_in_the_verifier": {"test_recurrence"},
         "bypass": "lax.associative_scan: O(log n) rounds, not a loop hidden in a Python callback",
         "says": ["calls back into Python", "pure_callback"],
     },

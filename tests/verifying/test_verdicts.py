@@ -97,6 +97,21 @@ def test_an_answer_that_could_not_be_exported_is_named_with_its_error():
     assert "no NumPy on its inputs" in verdict["message"]
 
 
+def test_an_answer_that_calls_back_into_python_is_named_as_such():
+    """jax.export refuses a host callback with words about serialization; the student reads what it means."""
+    problem = problems(SET)["test_pairwise"]
+
+    def loop(x, y):
+        distances = jax.ShapeDtypeStruct((x.shape[0], y.shape[0]), x.dtype)
+        return jax.pure_callback(lambda x, y: np.sum((x[:, None] - y[None]) ** 2, -1), distances, x, y)
+
+    with pytest.raises(NotImplementedError, match="host_callback") as refused:
+        _hand_over.exported(loop, problem.calls[0])
+    verdict = verify(SET, {"test_pairwise": [{"error": f"NotImplementedError: {refused.value}"}] * len(problem.calls)})
+    message = verdict["test_pairwise"]["message"]
+    assert "calls back into Python with jax.pure_callback" in message and "serialization" not in message
+
+
 def test_a_program_made_for_other_inputs_is_refused():
     call = problems(SET)["test_pairwise"].calls[0]
     other = type(call)(what=call.what, args=(call.args[0], call.args[0]))  # (9, 5) twice
