@@ -23,6 +23,8 @@ verifier to know what to run. It needs neither JAX nor nbgrader. Each table is a
     # requires = ["while"], forbids = ["while"]: StableHLO operations the program must hold, or must not
     # max_ops = 200: at most this many operations (an unrolled loop has thousands)
     # max_elements = 30000: no array in the program larger than this (an n x n matrix where n-vectors do)
+    # sharding = "NamedSharding(grid(devices), P('x', 'y'))": the layout the first output must have, a
+    #   Python expression of `devices` (as many as the program was made for) and the names `define` binds
     # harness = "lambda x: (grads_xy(f, x, x), grads_xy(unseen, x, x))": what is exported instead of
     #   FUNCTION(*args, *then), evaluated among the notebook's names and the problem's `define`
     #   (Python source, such as a function the student has not seen). It returns arrays, or a tree of them.
@@ -73,6 +75,7 @@ class Call:
     max_elements: int | None = None
     harness: str | None = None
     within: tuple[float, float] | None = None
+    sharding: str | None = None
 
 
 @dataclass(frozen=True)

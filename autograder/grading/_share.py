@@ -26,8 +26,10 @@ class Test:
 
 def _how(calls: tuple[Call, ...]) -> str:
     parts = [f"values on {len(calls)} hidden input{'s' if len(calls) > 1 else ''}"]
-    if any(c.requires or c.forbids or c.max_ops for c in calls):
+    if any(c.requires or c.forbids or c.max_ops or c.max_elements for c in calls):
         parts.append("structure read from StableHLO")
+    if any(c.sharding for c in calls):
+        parts.append("the result's layout over the devices")
     if any(c.speedup for c in calls):
         parts.append("speed against the course's baseline")
     if any(c.within for c in calls):

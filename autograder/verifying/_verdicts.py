@@ -8,7 +8,7 @@ import binascii
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -25,6 +25,7 @@ from jax._src.sharding_impls import GSPMDSharding
 from .._verified import Call, Problem, problems
 from ..checks import baselines
 from ..checks._compare import check_close
+from ..checks._devices import check_sharding
 from ..checks._errors import CheckFailed
 from ..checks._randomness import check_within_sigmas
 from ..checks._reference import check_reference
@@ -39,7 +40,7 @@ _TENSOR = re.compile(r"tensor<((?:\d+x)*)[a-z]")
 # Source locations: debug information only, which differs between two notebooks holding the same answer.
 _LOCATION = re.compile(r'^#loc.*$|\s*loc\((?:#loc\d*|"[^"]*"|unknown)\)', re.MULTILINE)
 # Programs compiled in this process, by what they compute: a verifier kept warm compiles a common answer once.
-_COMPILED: dict[str, Callable] = {}
+_COMPILED: dict[str, Program] = {}
 _MAX_COMPILED = 256
 
 
@@ -55,7 +56,12 @@ def foreign_calls(module_text: str) -> list[str]:
     return sorted(set(_CUSTOM_CALL.findall(module_text)) - _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE)
 
 
-def _program(handed: dict, problem: Problem, call: Call) -> Callable:
+class Program(NamedTuple):
+    run: Callable
+    devices: int  # how many devices it was made for
+
+
+def _program(handed: dict, problem: Problem, call: Call) -> Program:
     """The handed-over program for `call`, refused unless it is small, safe to run and made for these inputs."""
     if "program" not in handed:
         reason = str(handed.get("error", "nothing was handed over"))[:600]
@@ -90,7 +96,7 @@ def _program(handed: dict, problem: Problem, call: Call) -> Callable:
     if key not in _COMPILED:
         if len(_COMPILED) >= _MAX_COMPILED:
             _COMPILED.clear()
-        _COMPILED[key] = _callable(exported)
+        _COMPILED[key] = Program(_callable(exported), exported.nr_devices)
     return _COMPILED[key]
 
 
@@ -127,8 +133,20 @@ def _check_structure(module_text: str, problem: Problem, call: Call) -> None:
         )  # fmt: skip
 
 
-def _check(problem: Problem, call: Call, program: Callable, inputs: tuple) -> None:
+def _check_sharding(actual: Any, problem: Problem, call: Call, devices: int) -> None:
+    """The first output laid out as the call's `sharding` says, on the devices the program was made for."""
+    scope: dict[str, Any] = {"devices": jax.devices()[:devices]}
+    exec(problem.define, scope)  # the course's own code (autograder/verified/), never the student's
+    first = actual[0] if isinstance(actual, tuple) else actual
+    check_sharding(
+        first, eval(str(call.sharding), scope), works=lambda _: None, what=call.what,
+        section=call.section or problem.section,
+    )  # fmt: skip
+
+
+def _check(problem: Problem, call: Call, handed: Program, inputs: tuple) -> None:
     section = call.section or problem.section
+    program = handed.run
     actual = program(*inputs)
     if call.reference is not None:
         scale = inputs if call.inputs_scale else None
@@ -136,6 +154,8 @@ def _check(problem: Problem, call: Call, program: Callable, inputs: tuple) -> No
     if call.within is not None:
         value, standard_error = call.within
         check_within_sigmas(actual, value, standard_error, what=call.what, hint=problem.hint, section=section)
+    if call.sharding is not None:
+        _check_sharding(actual, problem, call, handed.devices)
     if call.baseline is not None:
         baseline = getattr(baselines, call.baseline)
         expected = baseline(*inputs, *call.then)

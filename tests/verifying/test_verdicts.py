@@ -9,6 +9,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax import export
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
 
 from autograder._verified import Call, Problem, problems
 from autograder.checks._errors import CheckFailed
@@ -180,5 +182,25 @@ def test_a_timed_call_runs_on_device_arrays_as_the_notebooks_timed_inputs_do(mon
     ((call, inputs),) = _inputs.drawn(problem)
     assert all(isinstance(a, np.ndarray) for a in inputs)
     program = jax.jit(lambda x, y: jnp.sum((x[:, None, :] - y[None, :, :]) ** 2, axis=-1))
-    _verdicts._check(problem, call, program, inputs)
+    _verdicts._check(problem, call, _verdicts.Program(program, devices=1), inputs)
     assert len(timed) == 1 and all(isinstance(a, jax.Array) for a in timed[0])
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("jax.jit(jnp.matmul, out_shardings=NamedSharding(mesh, P('x', 'y')))(A, B)", True),
+        ("jax.device_put(A @ B, NamedSharding(mesh, P('x', 'y')))", True),
+        ("A @ B", False),  # made for one device, were it not for the marker beside it
+        ("jax.jit(jnp.matmul, out_shardings=NamedSharding(mesh, P('y', 'x')))(A, B)", False),
+    ],
+)
+def test_a_result_is_laid_out_over_the_devices_as_asked(answer, passes):
+    namespace: dict = {"jax": jax, "jnp": jnp, "NamedSharding": NamedSharding, "P": P}
+    exec(f"def sharded_matmul(A, B, mesh):\n    return {answer}\n", namespace)  # the answers a student might write
+    problem = problems("08_parallel")["test_matmul_sharding"]
+    handed = [{"program": _hand_over.exported(_hand_over.answer(problem, c, namespace), c)} for c in problem.calls]
+    verdict = verify("08_parallel", {"test_matmul_sharding": handed}, only=["test_matmul_sharding"])
+    assert verdict["test_matmul_sharding"]["passed"] is passes, verdict
+    if not passes:
+        assert "not as requested (P('x', 'y'))" in verdict["test_matmul_sharding"]["message"]
