@@ -374,16 +374,17 @@ VARIANTS = {
         "bypass": "the weights kept split (Megatron), not gathered whole with only the output split",
         "says": ["all-gather"],
     },
-    # Bypass: NumPy on the host, the result device_put with the layout asked for.
+    # Bypass: NumPy on the host, the result device_put with the layout asked for: the grader cannot run it.
     "megatron_numpy_device_put": {
         "answers": {
             "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
             "    h = np.maximum(np.asarray(x) @ np.asarray(w_in), 0) @ np.asarray(w_out)\n"
             "    return jax.device_put(h, NamedSharding(mesh, P('data', None)))\n"
         },
-        "loses": {"test_megatron_structure"},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "lost_in_the_verifier": {"test_megatron"},
         "bypass": "the product computed on the devices, not on the host and device_put",
-        "says": ["cannot be traced"],
+        "says": {"test_megatron": ["could not be exported", "NumPy"], "test_megatron_structure": ["cannot be traced"]},
     },
     # Bypass: the hidden layer gathered, skipping the all-reduce the split needs.
     "megatron_gather_hidden": {
