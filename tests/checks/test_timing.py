@@ -132,3 +132,20 @@ def test_advisory_mode_prints_instead_of_failing(monkeypatch, capsys):
     monkeypatch.setenv("JAXCOURSE_TIMING", "advisory")
     ag.check_speedup(selu_loop, selu_loop, (X,), "selu", required=5.0, works=ANY_VALUE)
     assert "Timing is advisory" in capsys.readouterr().out
+
+
+def test_a_ratio_far_past_what_is_needed_is_not_measured_block_after_block():
+    """A slow baseline costs seconds a block: once a round measures `enough`, the blocks left are skipped."""
+    calls = {"baseline": 0}
+
+    def slow(x):
+        calls["baseline"] += 1
+        time.sleep(0.03)
+        return x
+
+    fast = jax.jit(selu)
+    far = ag.measure_speedup(fast, slow, (X,), enough=3.0)
+    assert calls["baseline"] == 3 and not far.cut_short  # two warm-up calls, then one block of one call
+    calls["baseline"] = 0
+    ag.measure_speedup(fast, slow, (X,))
+    assert calls["baseline"] == 7  # and every block, when no ratio is enough
