@@ -115,6 +115,7 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
         shutil.copy(notebook, submitted / f"{assignment}.ipynb")
         config = PyFileConfigLoader("nbgrader_config.py", str(course)).load_config()
         config.CourseDirectory.root = str(course)
+        config.WarmExecute.verify_while_running = True  # a learner waits for this one notebook
         with environment_with(env), _quiet_streams():
             api = NbGraderAPI(config=config)
             _succeeded(api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment")
@@ -132,7 +133,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
     import nbclient
     import nbformat
 
-    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs
+    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verify_as_handed
     from ._verifier import verifier_for
 
     nb = nbformat.read(notebook, as_version=4)
@@ -156,6 +157,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
     )
     add_hand_overs(nb, assignment)
     with verifier_for(assignment, env) as verifier:  # started now: its imports overlap the run
+        client.set_trait("on_cell_executed", verify_as_handed(verifier) if verifier is not None else None)
         # The kernel's own log (a warning about unencrypted local TCP) is not the learner's business:
         # what a cell raises is in its outputs.
         client.execute(env=env, stderr=subprocess.DEVNULL)

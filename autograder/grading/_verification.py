@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import nbformat
@@ -44,6 +45,13 @@ def add_hand_overs(nb: Any, assignment: str) -> Any:
     return nb
 
 
+def _displayed(cell: Any) -> list[dict]:
+    """What a hand-over cell displayed for its own grade id (nothing, for any other cell)."""
+    grade_id = cell.get("metadata", {}).get(CELL_KEY)
+    payloads = [output.get("data", {}).get(MIME) for output in cell.get("outputs", [])]
+    return [p for p in payloads if grade_id is not None and isinstance(p, dict) and p.get("grade_id") == grade_id]
+
+
 def take_hand_overs(nb: Any) -> dict[str, Any]:
     """Remove the hand-over cells from `nb`; what they displayed, by grade id, within the size limit."""
     handed: dict[str, Any] = {}
@@ -53,14 +61,26 @@ def take_hand_overs(nb: Any) -> dict[str, Any]:
         if grade_id is None:
             kept.append(cell)
             continue
-        for output in cell.get("outputs", []):
-            payload = output.get("data", {}).get(MIME)
-            if isinstance(payload, dict) and payload.get("grade_id") == grade_id:
-                size += len(json.dumps(payload))
-                if size <= MAX_HANDED_BYTES:
-                    handed[grade_id] = payload.get("calls")
+        for payload in _displayed(cell):
+            size += len(json.dumps(payload))
+            if size <= MAX_HANDED_BYTES:
+                handed[grade_id] = payload.get("calls")
     nb.cells = kept
     return handed
+
+
+def verify_as_handed(verifier: Verifier) -> Callable[..., None]:
+    """An `on_cell_executed` hook for nbclient: each hand-over cell's programs go to `verifier` as soon as the
+    cell has run, while the notebook goes on (`Verifier.ahead`). Timed problems wait for the end: their
+    verifier measures speed, best done once the kernel is idle."""
+    timed = {gid for gid, problem in problems(verifier.assignment).items() if any(c.speedup for c in problem.calls)}
+
+    def hook(cell: Any, **_: Any) -> None:
+        grade_id = cell.get("metadata", {}).get(CELL_KEY)
+        for payload in _displayed(cell)[-1:] if grade_id not in timed else []:
+            verifier.ahead(grade_id, payload.get("calls"))
+
+    return hook
 
 
 def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:

@@ -33,6 +33,11 @@ class Verifier:
         self.assignment, self.env, self.failure = assignment, env, ""
         self.errors = tempfile.TemporaryFile()  # what checks print goes here: a file never fills as a pipe can
         self.process = self._start()
+        # Verdicts asked for while the notebook still runs (`ahead`), with the programs they judged.
+        self._early: dict[str, tuple[Any, dict[str, Any]]] = {}
+        self._asked: queue.Queue[tuple[str, Any] | None] = queue.Queue()
+        self._answering: threading.Thread | None = None
+        self._closed = False
 
     def _start(self) -> subprocess.Popen | None:
         try:
@@ -97,23 +102,47 @@ class Verifier:
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue  # not a verdict: a line a library wrote to the descriptor itself
 
+    def ahead(self, grade_id: str, calls: Any) -> None:
+        """Start verifying one problem's programs now, while the notebook goes on running (a self-check, whose
+        learner waits); `verdicts` uses the verdict if the notebook hands over the same programs in the end."""
+        if self._answering is None:
+            self._answering = threading.Thread(target=self._answer_early, daemon=True)
+            self._answering.start()
+        self._asked.put((grade_id, calls))
+
+    def _answer_early(self) -> None:
+        while (asked := self._asked.get()) is not None:
+            grade_id, calls = asked
+            if not self._closed:
+                self._early[grade_id] = (calls, self._decide({grade_id: calls}, [grade_id])[grade_id])
+
     def verdicts(self, handed: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """The verdicts on `handed`; a problem the verifier cannot decide fails, saying why."""
+        if self._answering is not None:
+            self._asked.put(None)
+            self._answering.join()
+            self._answering = None
+        early, self._early = self._early, {}
+        found = {gid: verdict for gid, (calls, verdict) in early.items() if handed.get(gid) == calls}
+        left = [grade_id for grade_id in problems(self.assignment) if grade_id not in found]
+        return {**found, **(self._decide(handed, left) if left else {})}
+
+    def _decide(self, handed: dict[str, Any], left: list[str]) -> dict[str, dict[str, Any]]:
         found: dict[str, dict[str, Any]] = {}
-        left, only = list(problems(self.assignment)), []
         while left:
+            if self.process is not None and self.process.poll() is not None and not self._closed:
+                self.process = self._start()  # the last one stopped, or was stopped: a new one takes what is left
             process = self.process
-            why = self._read(process, {"handed": handed, "only": only}, found) if process else self.failure
+            why = self._read(process, {"handed": handed, "only": left}, found) if process else self.failure
             left = [grade_id for grade_id in left if grade_id not in found]
-            if left:  # the first problem left is the one it could not finish; a new process takes the rest
+            if left:  # the first problem left is the one it could not finish
                 message = f"The grader could not verify this answer outside your notebook: {why or 'no verdict'}."
                 found[left.pop(0)] = {"passed": False, "message": message}
-                if process is not None and left:
-                    self.process, only = self._start(), list(left)
         return found
 
     def close(self) -> None:
         """End the process."""
+        self._closed = True
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()

@@ -27,6 +27,7 @@ from typing import Any
 from nbgrader.api import Gradebook
 from nbgrader.plugins import ExportPlugin, FileNameCollectorPlugin
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from traitlets import Bool
 
 from .._config import PROTECTED, environment_with
 from .._verified import problems
@@ -42,7 +43,15 @@ from ._lms import (
 )
 from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
-from ._verification import add_hand_overs, apply_verdicts, borrow, give_back, take_hand_overs, verdicts
+from ._verification import (
+    add_hand_overs,
+    apply_verdicts,
+    borrow,
+    give_back,
+    take_hand_overs,
+    verdicts,
+    verify_as_handed,
+)
 from .kernels import WarmKernelManager
 
 
@@ -170,11 +179,25 @@ class WarmExecute(Execute):
     """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class), whose
     kernels draw hidden inputs from the grading seed (`_seed.py`), never the public one silently."""
 
+    verify_while_running = Bool(
+        False,
+        help="Verify each answer as soon as its hand-over cell has run, while the notebook goes on: sooner for "
+        "one notebook (the self-check), but the verifier then competes with the kernel for the cores.",
+    ).tag(config=True)
+
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", WarmKernelManager)
         super().__init__(*args, **kwargs)
 
+    _verify_early: Any = None
+
+    def on_cell_executed(self, **kwargs):  # nbgrader's own records a timeout's error; then the early verdict
+        super().on_cell_executed(**kwargs)
+        if self._verify_early is not None:
+            self._verify_early(**kwargs)
+
     def preprocess(self, nb, resources=None, km=None):
+        self._verify_early = None
         root, seed = _grading_seed(self, resources, self.log)
         if root is None or seed is None:
             return super().preprocess(nb, resources, km)
@@ -182,7 +205,8 @@ class WarmExecute(Execute):
         self.log.info("Hidden inputs of %s: %s", assignment, seed.describe())
         remember(root, assignment, seed)
         if problems(assignment) and self.enabled:  # `Verify` asks it once the notebook has run
-            resources[_STARTED] = borrow(assignment, {**os.environ, **seed.verifier_environment()})  # pyright: ignore
+            started = resources[_STARTED] = borrow(assignment, {**os.environ, **seed.verifier_environment()})  # pyright: ignore
+            self._verify_early = verify_as_handed(started) if self.verify_while_running else None
         try:
             with environment_with({**seed.kernel_environment(), PROTECTED: seed.kept_from_kernels(root)}):
                 return super().preprocess(nb, resources, km)

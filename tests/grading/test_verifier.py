@@ -72,3 +72,35 @@ def test_a_program_that_never_ends_fails_its_own_test_and_no_other(monkeypatch):
     )
     assert verdicts["test_softmax"]["passed"], verdicts["test_softmax"]
     assert "was not handed to the grader" in verdicts["test_safe_take"]["message"]  # the rest, in a new process
+
+
+def test_a_verdict_asked_for_ahead_counts_only_for_the_programs_handed_over_in_the_end():
+    """The self-check verifies each answer as its hand-over cell runs; the notebook's final hand-over decides."""
+    right, junk = _handed(test_softmax=_softmax), _handed(test_softmax=lambda x: x)
+    verifier = _verifier.Verifier("01_arrays", dict(os.environ))
+    try:
+        verifier.ahead("test_softmax", right["test_softmax"])
+        assert verifier.verdicts(right)["test_softmax"]["passed"]
+        verifier.ahead("test_softmax", right["test_softmax"])  # then the notebook hands over other programs
+        assert not verifier.verdicts(junk)["test_softmax"]["passed"]
+        assert verifier.verdicts(right)["test_softmax"]["passed"]  # nothing asked ahead: decided at the end
+    finally:
+        verifier.close()
+
+
+def test_a_program_that_never_ends_when_asked_ahead_fails_its_own_test_and_no_other(monkeypatch):
+    def pairwise_sq_dists(x, y):
+        return jax.lax.while_loop(lambda d: d[0, 0] > -1.0, lambda d: d + 1.0, jnp.zeros((x.shape[0], y.shape[0])))
+
+    handed = _handed(test_pairwise=pairwise_sq_dists, test_softmax=_softmax)
+    monkeypatch.setattr(_verifier, "PROBLEM_TIMEOUT", 15)
+    verifier = _verifier.Verifier("01_arrays", dict(os.environ))
+    try:
+        verifier.ahead("test_pairwise", handed["test_pairwise"])
+        verifier.ahead("test_softmax", handed["test_softmax"])
+        verdicts = verifier.verdicts(handed)
+    finally:
+        verifier.close()
+    assert "did not finish within 15 s" in verdicts["test_pairwise"]["message"]
+    assert verdicts["test_softmax"]["passed"], verdicts["test_softmax"]
+    assert "was not handed to the grader" in verdicts["test_safe_take"]["message"]
