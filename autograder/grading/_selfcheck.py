@@ -31,6 +31,7 @@ from .._config import (
 from . import _nursery
 from ._calibrate import decide_timing
 from ._references import package_tests
+from ._released import generated, user_cache
 from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
 
 # --- running ----------------------------------------------------------------------------------
@@ -43,7 +44,7 @@ def compilation_cache(env) -> dict[str, str]:
     """
     if env.get("JAX_COMPILATION_CACHE_DIR"):
         return {}
-    cache = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "jax-course" / "compilation"
+    cache = user_cache(env) / "compilation"
     return {"JAX_COMPILATION_CACHE_DIR": str(cache), "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
 
 
@@ -118,7 +119,10 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
         config.WarmExecute.verify_while_running = True  # a learner waits for this one notebook
         with environment_with(env), _quiet_streams():
             api = NbGraderAPI(config=config)
-            _succeeded(api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment")
+            release = course / config.CourseDirectory.get("release_directory", "release") / assignment
+            generated(course, root, assignment, release, user_cache(env), lambda: _succeeded(
+                api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment"
+            ))  # fmt: skip
             _succeeded(api.autograde(assignment, "you", force=True, create=True), "Grading")
         graded = json.loads((course / "autograded" / "you" / assignment / f"{assignment}.ipynb").read_text())
         with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
