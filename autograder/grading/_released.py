@@ -29,7 +29,9 @@ def _version(root: Path, assignment: str) -> str:
     return digest.hexdigest()[:32]
 
 
-def generated(course: Path, root: Path, assignment: str, release: Path, cache: Path, generate: Callable[[], None]):
+def generated(
+    course: Path, root: Path, assignment: str, release: Path, cache: Path, generate: Callable[[], None]
+) -> None:
     """Put the assignment generated from `root`'s solutions in the throw-away `course` (its gradebook, and its
     `release` folder): copied from `cache` if these solutions were generated before, else by `generate()`."""
     kept = cache / "generated" / f"{assignment}-{_version(root, assignment)}"
