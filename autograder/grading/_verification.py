@@ -77,8 +77,9 @@ def verify_as_handed(verifier: Verifier) -> Callable[..., None]:
 
     def hook(cell: Any, **_: Any) -> None:
         grade_id = cell.get("metadata", {}).get(CELL_KEY)
-        for payload in _displayed(cell)[-1:] if grade_id not in timed else []:
-            verifier.ahead(grade_id, payload.get("calls"))
+        shown = _displayed(cell)
+        if shown and grade_id not in timed:  # the last one shown is what `take_hand_overs` keeps
+            verifier.ahead(grade_id, shown[-1].get("calls"))
 
     return hook
 
