@@ -57,9 +57,10 @@ def watch(
 ) -> int:
     """Check `notebook` now and after every save, until Ctrl-C (or `checks` checks, for tests)."""
     say(f"Watching {notebook.name}: checked again each time you save it. Ctrl-C stops.")
+    stamp = _stamp(notebook)  # taken before checking, so a save made while the check runs is checked too
     last = check(notebook)
     say(last.report())
-    done, stamp = 1, _stamp(notebook)
+    done = 1
     while checks is None or done < checks:
         time.sleep(poll_seconds)
         now = _stamp(notebook)

@@ -14,7 +14,7 @@ import psutil
 import pytest
 
 from autograder.grading._selfreport import ProblemResult, SelfCheck
-from autograder.grading._watch import changes
+from autograder.grading._watch import changes, watch
 
 from support import ROOT, VENV_BIN, answered, solution_sources
 
@@ -35,6 +35,34 @@ def test_only_the_tests_whose_points_changed_get_a_line_with_the_first_line_of_t
         "  FAILED  Problem of test_c (test_c): 0/2: wrong",
     ]
     assert changes(after, after) == []
+
+
+@pytest.mark.unit
+def test_a_save_made_while_the_first_report_is_printed_is_checked_again(tmp_path):
+    notebook = tmp_path / "answers.ipynb"
+    notebook.write_text("{}")
+    checked, said = [], []
+
+    def save_as_the_report_appears(text: str) -> None:
+        said.append(text)
+        if "Score:" in text and len(checked) == 1:
+            notebook.write_text('{"cells": []}')  # the student saves as soon as the first report shows
+
+    def check(path: Path) -> SelfCheck:
+        checked.append(path.read_text())
+        return _check(("test_a", 2.0 * (len(checked) - 1), "not answered yet"))
+
+    watching = threading.Thread(
+        target=watch,
+        args=(notebook, check),
+        kwargs={"say": save_as_the_report_appears, "poll_seconds": 0.01, "checks": 2},
+        daemon=True,
+    )
+    watching.start()
+    watching.join(timeout=10)
+    assert not watching.is_alive(), f"the save was never checked; checks so far: {checked}"
+    assert checked == ["{}", '{"cells": []}']
+    assert any(text.startswith("Saved at") for text in said), said
 
 
 def _lines(process: subprocess.Popen) -> queue.Queue:
