@@ -149,3 +149,20 @@ def test_a_ratio_far_past_what_is_needed_is_not_measured_block_after_block():
     calls["baseline"] = 0
     ag.measure_speedup(fast, slow, (X,))
     assert calls["baseline"] == 7  # and every block, when no ratio is enough
+
+
+def test_a_ratio_far_below_what_is_needed_is_not_measured_block_after_block():
+    """A slow answer costs seconds a block: once a round measures `hopeless`, the blocks left are skipped."""
+    calls = {"candidate": 0}
+
+    def slow(x):
+        calls["candidate"] += 1
+        time.sleep(0.03)
+        return x
+
+    fast = jax.jit(selu)
+    far = ag.measure_speedup(slow, fast, (X,), hopeless=0.5)
+    assert calls["candidate"] == 3 and far.ratio < 0.5  # two warm-up calls, then one block of one call
+    calls["candidate"] = 0
+    ag.measure_speedup(slow, fast, (X,))
+    assert calls["candidate"] == 11  # and every block, when no ratio is hopeless
