@@ -48,33 +48,31 @@ class Graded(NamedTuple):
     packs: dict[str, dict[str, set[str]]]  # submission -> {variant: the test cells it can affect}
     by_jax_course: dict[str, dict[str, float]]  # the reference and the answers that do nothing, by `jax-course grade`
 
+    @property
+    def by_jax_course_folder(self) -> Path:
+        return self.course.with_name(f"{self.course.name}-by-jax-course")
+
     def submission_of(self, variant: str) -> str:
         return next(student for student, members in self.packs.items() if variant in members)
 
 
 def grade_batch(assignment, folder) -> Graded:
-    """Autograde the reference answers, the untouched release and every wrong variant (packed), in one batch."""
+    """Autograde the reference answers, the untouched release and every wrong variant (packed) in one batch with
+    `nbgrader autograde`; the reference again, and the answers that do nothing, with `jax-course grade`."""
     course = make_course(folder, assignment)
     reference = solution_sources(assignment)
     submit(course, assignment, "reference", reference)
+    # Both graders run the same test cells and verifier (the reference here, and the hostile catalogue, are
+    # graded by both): the answers that do nothing are graded once, by `jax-course grade`, in a course of its
+    # own, where its kernels run on one core each (a check whose verdict depends on the core count shows here).
+    other = shutil.copytree(course, course.with_name(f"{course.name}-by-jax-course"))
     submit(course, assignment, "untouched", {})
     packs = {f"pack{n:02d}": members for n, members in enumerate(pack(assignment, VARIANTS[assignment]), 1)}
     for student, members in packs.items():
         answers = {cell: source for name in members for cell, source in VARIANTS[assignment][name]["answers"].items()}
         submit(course, assignment, student, {**reference, **answers})
     for kind in nothing.KINDS:
-        submit(course, assignment, nothing_student(kind), nothing.answers(assignment, kind))
-    # The reference and the answers that do nothing, graded by `jax-course grade` in a course of their own
-    # (its kernels run on one core each: a check whose verdict depends on the core count shows here).
-    other = shutil.copytree(
-        course,
-        course.with_name(f"{course.name}-by-jax-course"),
-        ignore=lambda folder, names: [
-            name
-            for name in names
-            if Path(folder).name == "submitted" and not name.startswith("nothing-") and name != "reference"
-        ],
-    )
+        submit(other, assignment, nothing_student(kind), nothing.answers(assignment, kind))
     start = time.perf_counter()
     run(VENV_BIN / "nbgrader", "autograde", assignment, "--force", cwd=course)
     seconds = time.perf_counter() - start
@@ -119,7 +117,11 @@ def a_failure_shows_its_message_first_and_no_grader_code(graded: Graded):
     """Every failing test cell of every graded notebook, as a student would see it after Run All: the message
     on the first line, none of the grader's frames, and a CheckFailed in at most 15 lines."""
     wrong = []
-    for folder in sorted((graded.course / "autograded").iterdir()):
+    graded_folders = [
+        *(graded.course / "autograded").iterdir(),
+        *(graded.by_jax_course_folder / "autograded").iterdir(),
+    ]
+    for folder in sorted(graded_folders):
         nb = json.loads((folder / graded.assignment / f"{graded.assignment}.ipynb").read_text())
         for cell in nb["cells"]:
             meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -140,17 +142,16 @@ def untouched_exercise_gets_zero(graded: Graded):
 
 
 def an_answer_that_does_nothing_scores_nothing(graded: Graded):
-    """Every test cell that reads a function doing nothing scores 0 (tests/nothing.py), under both graders."""
+    """Every test cell that reads a function doing nothing scores 0 (tests/nothing.py)."""
     points, wrong = test_points(graded.assignment), []
     for kind in nothing.KINDS:
         loses = nothing.losing_tests(graded.assignment, kind)
         assert loses, f"{kind}: no test reads an answer"
         expected = {test: 0.0 if test in loses else points[test] for test in points}
-        for grader, scores in (("nbgrader autograde", graded.scores), ("jax-course grade", graded.by_jax_course)):
-            got = scores[nothing_student(kind)]
-            kept = {test: got.get(test) for test in expected if got.get(test) != expected[test]}
-            if kept:
-                wrong.append(f"{kind}, {grader}: {kept}")
+        got = graded.by_jax_course[nothing_student(kind)]
+        kept = {test: got.get(test) for test in expected if got.get(test) != expected[test]}
+        if kept:
+            wrong.append(f"{kind}: {kept}")
     assert not wrong, "answers that do nothing kept points:\n" + "\n".join(wrong)
 
 
@@ -269,10 +270,9 @@ def bypasses_lose_the_points_of_the_skill_they_skip(graded: Graded):
         if "bypass" in variant
     }
     caught[assignment, bypass.NOTHING] = all(
-        by[nothing_student(kind)][test] == 0.0
+        graded.by_jax_course[nothing_student(kind)][test] == 0.0
         for kind in nothing.KINDS
         for test in nothing.losing_tests(assignment, kind)
-        for by in (scores, graded.by_jax_course)
     )
     table = [row for row in bypass.rows(caught) if row[0] == assignment]
     BYPASS_ARTIFACTS.mkdir(parents=True, exist_ok=True)
