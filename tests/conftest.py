@@ -9,10 +9,12 @@ others, from the lecture runs they stored). `make test` runs them all. Shared he
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +27,8 @@ TIERS = ("unit", "notebook", "grading", "environment", "site")
 
 def pytest_configure(config):
     config._started = time.time()
+    if not hasattr(config, "workerinput"):
+        shutil.rmtree(_timeline(config), ignore_errors=True)  # the last run of these tiers only
     # Kernels run from this environment, whatever a user has installed: a
     # "python3" kernelspec in the user's data dir would otherwise win.
     config._jupyter_data = tempfile.mkdtemp(prefix="jupyter-data-")
@@ -68,6 +72,39 @@ def _compilation_cache(request, monkeypatch):
         monkeypatch.delenv("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", raising=False)
 
 
+def _timeline(config) -> Path:
+    """Where this run's timeline goes: a folder per marker expression (`make test` runs two)."""
+    return ROOT / "test-artifacts" / "timeline" / (config.option.markexpr or "all").replace(" ", "-")
+
+
+def _busy_and_total() -> tuple[int, int] | None:
+    """The machine's busy and total CPU ticks so far (Linux's /proc/stat), or None elsewhere."""
+    try:
+        ticks = [int(n) for n in open("/proc/stat").readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Where the suite's minutes go: each test's start, end and how many cores the whole machine kept busy
+    meanwhile, a JSON line per test in test-artifacts/timeline/TIERS/WORKER.jsonl (a test slowed by what ran beside
+    it shows there)."""
+    start, before = time.time(), _busy_and_total()
+    yield
+    after = _busy_and_total()
+    cores = None
+    if before and after and after[1] > before[1]:
+        cores = round((os.cpu_count() or 1) * (after[0] - before[0]) / (after[1] - before[1]), 2)
+    worker = getattr(item.config, "workerinput", {}).get("workerid", "main")
+    folder = _timeline(item.config)
+    folder.mkdir(parents=True, exist_ok=True)
+    line = {"test": item.nodeid, "start": round(start, 1), "seconds": round(time.time() - start, 1), "busy": cores}
+    with open(folder / f"{worker}.jsonl", "a") as out:
+        out.write(json.dumps(line) + "\n")
+
+
 def pytest_unconfigure(config):
     shutil.rmtree(getattr(config, "_jupyter_data", ""), ignore_errors=True)
 
@@ -87,6 +124,24 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_sep("=", "bypasses: the shortcut a student would try, per problem")
         header = "| set | problem | skill graded | bypass tried | caught |\n|---|---|---|---|---|\n"
         terminalreporter.write(header + "".join(p.read_text() for p in graded))
+    _summarize_timeline(terminalreporter, _timeline(config))
+
+
+def _summarize_timeline(terminalreporter, folder: Path) -> None:
+    """Each worker's share of the wall time spent in tests, and the machine's load during the longest tests."""
+    runs = {path.stem: [json.loads(line) for line in path.read_text().splitlines()] for path in folder.glob("*.jsonl")}
+    if not any(runs.values()):
+        return
+    start = min(r["start"] for lines in runs.values() for r in lines)
+    end = max(r["start"] + r["seconds"] for lines in runs.values() for r in lines)
+    terminalreporter.write_sep("=", "where the minutes went (test-artifacts/timeline)")
+    for worker, lines in sorted(runs.items()):
+        spent = sum(r["seconds"] for r in lines)
+        terminalreporter.write_line(f"{worker}: {spent:.0f} s in {len(lines)} tests of {end - start:.0f} s")
+    longest = sorted((r for lines in runs.values() for r in lines), key=lambda r: -r["seconds"])[:12]
+    for r in longest:
+        at = r["start"] - start
+        terminalreporter.write_line(f"{r['seconds']:6.0f} s from {at:5.0f} s, {r['busy']} cores busy: {r['test']}")
 
 
 # About how many seconds the longest tests take in `make test` on 2 cores (its --durations list, from
