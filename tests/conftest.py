@@ -80,7 +80,8 @@ def _timeline(config) -> Path:
 def _busy_and_total() -> tuple[int, int] | None:
     """The machine's busy and total CPU ticks so far (Linux's /proc/stat), or None elsewhere."""
     try:
-        ticks = [int(n) for n in open("/proc/stat").readline().split()[1:9]]
+        with open("/proc/stat") as stat:
+            ticks = [int(n) for n in stat.readline().split()[1:9]]
     except (OSError, ValueError):
         return None
     return sum(ticks) - ticks[3] - ticks[4], sum(ticks)

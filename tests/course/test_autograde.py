@@ -50,10 +50,15 @@ class Graded(NamedTuple):
 
     @property
     def by_jax_course_folder(self) -> Path:
-        return self.course.with_name(f"{self.course.name}-by-jax-course")
+        return by_jax_course(self.course)
 
     def submission_of(self, variant: str) -> str:
         return next(student for student, members in self.packs.items() if variant in members)
+
+
+def by_jax_course(course: Path) -> Path:
+    """The course beside `course` that `jax-course grade` grades."""
+    return course.with_name(f"{course.name}-by-jax-course")
 
 
 def grade_batch(assignment, folder) -> Graded:
@@ -65,7 +70,7 @@ def grade_batch(assignment, folder) -> Graded:
     # Both graders run the same test cells and verifier (the reference here, and the hostile catalogue, are
     # graded by both): the answers that do nothing are graded once, by `jax-course grade`, in a course of its
     # own, where its kernels run on one core each (a check whose verdict depends on the core count shows here).
-    other = shutil.copytree(course, course.with_name(f"{course.name}-by-jax-course"))
+    other = shutil.copytree(course, by_jax_course(course))
     submit(course, assignment, "untouched", {})
     packs = {f"pack{n:02d}": members for n, members in enumerate(pack(assignment, VARIANTS[assignment]), 1)}
     for student, members in packs.items():
