@@ -134,35 +134,28 @@ def test_advisory_mode_prints_instead_of_failing(monkeypatch, capsys):
     assert "Timing is advisory" in capsys.readouterr().out
 
 
-def test_a_ratio_far_past_what_is_needed_is_not_measured_block_after_block():
-    """A slow baseline costs seconds a block: once a round measures `enough`, the blocks left are skipped."""
-    calls = {"baseline": 0}
+# The slow side, its blocks in a full measurement (9 of the answer's, 5 of the baseline's) and warm-up calls,
+# and the early stop that skips them.
+_FAR = [("baseline", 5, {"enough": 3.0}), ("candidate", 9, {"hopeless": 0.5})]
+
+
+@pytest.mark.parametrize(("slow_side", "blocks", "stop"), _FAR, ids=["far past: enough", "far below: hopeless"])
+def test_a_ratio_far_from_what_is_needed_is_not_measured_block_after_block(slow_side, blocks, stop):
+    """A slow side costs seconds a block: once a round measures `enough` (or `hopeless`), the blocks left are
+    skipped."""
+    calls = 0
 
     def slow(x):
-        calls["baseline"] += 1
+        nonlocal calls
+        calls += 1
         time.sleep(0.03)
         return x
 
     fast = jax.jit(selu)
-    far = ag.measure_speedup(fast, slow, (X,), enough=3.0)
-    assert calls["baseline"] == 3 and not far.cut_short  # two warm-up calls, then one block of one call
-    calls["baseline"] = 0
-    ag.measure_speedup(fast, slow, (X,))
-    assert calls["baseline"] == 7  # and every block, when no ratio is enough
-
-
-def test_a_ratio_far_below_what_is_needed_is_not_measured_block_after_block():
-    """A slow answer costs seconds a block: once a round measures `hopeless`, the blocks left are skipped."""
-    calls = {"candidate": 0}
-
-    def slow(x):
-        calls["candidate"] += 1
-        time.sleep(0.03)
-        return x
-
-    fast = jax.jit(selu)
-    far = ag.measure_speedup(slow, fast, (X,), hopeless=0.5)
-    assert calls["candidate"] == 3 and far.ratio < 0.5  # two warm-up calls, then one block of one call
-    calls["candidate"] = 0
-    ag.measure_speedup(slow, fast, (X,))
-    assert calls["candidate"] == 11  # and every block, when no ratio is hopeless
+    candidate, baseline = (fast, slow) if slow_side == "baseline" else (slow, fast)
+    far = ag.measure_speedup(candidate, baseline, (X,), **stop)
+    assert calls == 3 and not far.cut_short  # two warm-up calls, then one block of one call
+    assert far.ratio >= 3.0 if slow_side == "baseline" else far.ratio <= 0.5
+    calls = 0
+    ag.measure_speedup(candidate, baseline, (X,))
+    assert calls == 2 + blocks  # and every block, when no round is that far
