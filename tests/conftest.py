@@ -131,16 +131,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 def _summarize_timeline(terminalreporter, folder: Path) -> None:
     """Each worker's share of the wall time spent in tests, and the machine's load during the longest tests."""
     runs = {path.stem: [json.loads(line) for line in path.read_text().splitlines()] for path in folder.glob("*.jsonl")}
-    if not any(runs.values()):
+    every = [r for lines in runs.values() for r in lines]
+    if not every:
         return
-    start = min(r["start"] for lines in runs.values() for r in lines)
-    end = max(r["start"] + r["seconds"] for lines in runs.values() for r in lines)
+    start = min(r["start"] for r in every)
+    end = max(r["start"] + r["seconds"] for r in every)
     terminalreporter.write_sep("=", "where the minutes went (test-artifacts/timeline)")
     for worker, lines in sorted(runs.items()):
         spent = sum(r["seconds"] for r in lines)
         terminalreporter.write_line(f"{worker}: {spent:.0f} s in {len(lines)} tests of {end - start:.0f} s")
-    longest = sorted((r for lines in runs.values() for r in lines), key=lambda r: -r["seconds"])[:12]
-    for r in longest:
+    for r in sorted(every, key=lambda r: -r["seconds"])[:12]:
         at = r["start"] - start
         terminalreporter.write_line(f"{r['seconds']:6.0f} s from {at:5.0f} s, {r['busy']} cores busy: {r['test']}")
 

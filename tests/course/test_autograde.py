@@ -48,15 +48,11 @@ class Graded(NamedTuple):
     packs: dict[str, dict[str, set[str]]]  # submission -> {variant: the test cells it can affect}
     by_jax_course: dict[str, dict[str, float]]  # the reference and the answers that do nothing, by `jax-course grade`
 
-    @property
-    def by_jax_course_folder(self) -> Path:
-        return by_jax_course(self.course)
-
     def submission_of(self, variant: str) -> str:
         return next(student for student, members in self.packs.items() if variant in members)
 
 
-def by_jax_course(course: Path) -> Path:
+def jax_course_folder(course: Path) -> Path:
     """The course beside `course` that `jax-course grade` grades."""
     return course.with_name(f"{course.name}-by-jax-course")
 
@@ -70,7 +66,7 @@ def grade_batch(assignment, folder) -> Graded:
     # Both graders run the same test cells and verifier (the reference here, and the hostile catalogue, are
     # graded by both): the answers that do nothing are graded once, by `jax-course grade`, in a course of its
     # own, where its kernels run on one core each (a check whose verdict depends on the core count shows here).
-    other = shutil.copytree(course, by_jax_course(course))
+    other = shutil.copytree(course, jax_course_folder(course))
     submit(course, assignment, "untouched", {})
     packs = {f"pack{n:02d}": members for n, members in enumerate(pack(assignment, VARIANTS[assignment]), 1)}
     for student, members in packs.items():
@@ -124,7 +120,7 @@ def a_failure_shows_its_message_first_and_no_grader_code(graded: Graded):
     wrong = []
     graded_folders = [
         *(graded.course / "autograded").iterdir(),
-        *(graded.by_jax_course_folder / "autograded").iterdir(),
+        *(jax_course_folder(graded.course) / "autograded").iterdir(),
     ]
     for folder in sorted(graded_folders):
         nb = json.loads((folder / graded.assignment / f"{graded.assignment}.ipynb").read_text())
