@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import multiprocessing.connection
 import multiprocessing.forkserver
 import os
 import re
@@ -47,6 +48,9 @@ GRADED_BY = "JAXCOURSE_GRADED_BY"
 _forkserver = multiprocessing.get_context("forkserver")
 # The kernels' libraries too: each driver forks its kernel's nursery from what the forkserver imported.
 _forkserver.set_forkserver_preload([_driver.__name__, *PRELOAD])
+# Held while a driver starts and while one's exit status is read: `Process.start()` polls every running
+# child, and two threads reading one child's status pipe at once leave one of them an EOF, which
+# multiprocessing reports as exit code 255 (a correctly run notebook recorded as crashed).
 _starting = threading.Lock()
 
 
@@ -119,8 +123,7 @@ def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Eve
     """Wait for `child` to end; the reason to stop it early, if one comes first."""
     start, tree = time.monotonic(), psutil.Process(child.pid)
     while True:
-        child.join(_POLL_SECONDS)
-        if child.exitcode is not None:
+        if _ended(child, _POLL_SECONDS):
             return None
         if _resident_mb(tree) > memory_mb:
             return f"memory: used more than the limit of {memory_mb:.0f} MB"
@@ -128,6 +131,14 @@ def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Eve
             return "interrupted: the grader was stopped"
         if time.monotonic() - start > notebook_timeout:
             return f"timeout: the notebook ran longer than the limit of {notebook_timeout:.0f} s"
+
+
+def _ended(child, timeout: float | None) -> bool:
+    """Whether `child` ended, waiting up to `timeout` seconds (None: until it does)."""
+    if not multiprocessing.connection.wait([child.sentinel], timeout):
+        return False
+    with _starting:
+        return child.exitcode is not None
 
 
 def execute_submission(
@@ -182,7 +193,7 @@ def execute_submission(
             failure = _watch(child, notebook_timeout, memory_mb, stop)
         finally:
             _driver.kill_tree(child.pid)  # a stopped notebook, and whatever the submission left running
-            child.join()
+            _ended(child, None)
         if failure is not None:
             failure += f", in cell {_running_cell(work)}"
         failure = failure or _failure(child.exitcode, work, float(execute_config.get("timeout") or 0))

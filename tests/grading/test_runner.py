@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 
 import nbformat
 import psutil
 import pytest
 
-from autograder.grading._runner import _exception_line, _failure, _running_cell
+from autograder.grading import _runner
+from autograder.grading._runner import _ended, _exception_line, _failure, _running_cell
 
 from support import graded_by, jax_course_grade, make_course, solution_sources, submit
 
@@ -86,3 +89,28 @@ def test_a_stopped_notebook_names_the_cell_that_was_running(tmp_path):
 def test_the_exception_line_is_found_below_quoted_source():
     assert _exception_line("raise ValueError('x')\nValueError: x\n  quoted line\n") == "ValueError: x"
     assert _exception_line("no exception here") == ""
+
+
+class _EndedDriver:
+    """A driver that has ended: its sentinel is readable, its exit status known."""
+
+    exitcode = 0
+
+    def __init__(self):
+        self.sentinel, writer = os.pipe()
+        os.close(writer)
+
+
+@pytest.mark.unit
+def test_an_ended_drivers_exit_status_waits_while_another_driver_starts():
+    # Starting a driver polls every running one: a second reader of a status pipe gets an EOF, which
+    # multiprocessing records as exit code 255, so a notebook that ran is reported as crashed.
+    driver, seen = _EndedDriver(), []
+    with _runner._starting:
+        reader = threading.Thread(target=lambda: seen.append(_ended(driver, 10)))
+        reader.start()
+        reader.join(0.5)
+        assert reader.is_alive() and not seen, "the exit status was read while a driver was starting"
+    reader.join(10)
+    os.close(driver.sentinel)
+    assert seen == [True]
