@@ -155,6 +155,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         interrupt_on_timeout=True,
         kernel_name="python3",
         allow_errors=True,
+        shutdown_kernel="immediate",  # as `WarmExecute` ends a grading kernel
         # As nbgrader_config.py gives a grading kernel: the guard runs before any cell.
         extra_arguments=GUARD_ARGUMENTS,
         resources={"metadata": {"path": str(notebook.parent)}},

@@ -187,6 +187,9 @@ class WarmExecute(Execute):
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", WarmKernelManager)
+        # The kernel is thrown away once its last cell's outputs are in: killed (its process group with it), not
+        # asked to stop and then polled every tenth of a second until it has.
+        kwargs.setdefault("shutdown_kernel", "immediate")
         super().__init__(*args, **kwargs)
 
     _verify_early: Any = None

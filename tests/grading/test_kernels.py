@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -60,6 +61,29 @@ def test_two_notebooks_one_after_the_other_get_fresh_forked_kernels_that_share_n
     assert first["pid"] != second["pid"]
     assert first["draw"] != second["draw"], "both kernels drew the same NumPy random numbers"
     assert second["cwd"] == str(tmp_path) and second["mark"] == "mine" and second["guarded"]
+
+
+def test_a_kernel_is_ready_once_it_answered_and_nothing_of_that_is_left_to_read(tmp_path):
+    """The client's wait ends on the `idle` status of its `kernel_info` (not 0.2 s of silence after it): the next
+    message on IOPub is the next request's own."""
+
+    async def ready_then_run() -> tuple[object, str, list[str | None]]:
+        manager = kernels.WarmKernelManager()
+        await manager.start_kernel(cwd=str(tmp_path))
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=60)
+            request = client.execute("print('after ready')")
+            first = await client.iopub_channel.get_msg(timeout=30)
+            return client, request, [first["parent_header"].get("msg_id"), first["content"].get("execution_state")]
+        finally:
+            client.stop_channels()
+            await manager.shutdown_kernel(now=True)
+
+    client, request, first = asyncio.run(ready_then_run())
+    assert isinstance(client, kernels.ReadyClient)
+    assert first == [request, "busy"], "a message of the wait for the kernel was left on IOPub"
 
 
 def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, monkeypatch, caplog):
