@@ -12,6 +12,10 @@ import traceback
 
 from .. import _sandbox
 
+# debugpy, imported with ipykernel's debugger, warns on stderr about Python's frozen modules as it loads: in a
+# nursery that is the learner's or instructor's terminal. Breakpoints in a checked notebook are no concern.
+os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+
 
 def main(fd: int, preload: list[str]) -> None:
     """A spawned nursery: import, then serve (`python -c` put its folder on sys.path: not a kernel's)."""
