@@ -156,8 +156,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         kernel_name="python3",
         allow_errors=True,
         shutdown_kernel="immediate",  # as `WarmExecute` ends a grading kernel
-        # As nbgrader_config.py gives a grading kernel: the guard runs before any cell.
-        extra_arguments=GUARD_ARGUMENTS,
+        extra_arguments=GUARD_ARGUMENTS,  # as nbgrader_config.py starts one: the guard runs before any cell
         resources={"metadata": {"path": str(notebook.parent)}},
     )
     add_hand_overs(nb, assignment)
