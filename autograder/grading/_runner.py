@@ -10,6 +10,7 @@ the executed notebook, or why there is none.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import multiprocessing.connection
@@ -20,6 +21,7 @@ import signal
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,10 +84,8 @@ def stop_forkserver() -> None:
     server = multiprocessing.forkserver._forkserver
     pid = getattr(server, "_forkserver_pid", None)
     if pid is not None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     stop = getattr(server, "_stop", None)
     if stop is not None:
         stop()
@@ -96,18 +96,23 @@ def may_start_processes() -> bool:
     return not multiprocessing.current_process().daemon
 
 
-def _resident_mb(process: psutil.Process) -> float:
-    total = 0
+def _resident_mb(process: psutil.Process, limit_mb: float) -> float:
+    """The process tree's memory in MB, shared pages counted once (PSS) when its resident total, never below
+    that, passes `limit_mb`: PSS costs milliseconds a process (the kernel walks every mapping), every poll."""
     try:
         tree = [process, *process.children(recursive=True)]
     except psutil.NoSuchProcess:
         return 0.0
+    resident = _total(tree, lambda member: member.memory_info().rss)
+    return resident / 2**20 if resident <= limit_mb * 2**20 else _total(tree, _proportional_bytes) / 2**20
+
+
+def _total(tree: list[psutil.Process], measure: Callable[[psutil.Process], int]) -> int:
+    total = 0
     for member in tree:
-        try:
-            total += _proportional_bytes(member)
-        except psutil.NoSuchProcess:
-            pass
-    return total / 2**20
+        with contextlib.suppress(psutil.NoSuchProcess):
+            total += measure(member)
+    return total
 
 
 def _proportional_bytes(process: psutil.Process) -> int:
@@ -125,7 +130,7 @@ def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Eve
     while True:
         if _ended(child, _POLL_SECONDS):
             return None
-        if _resident_mb(tree) > memory_mb:
+        if _resident_mb(tree, memory_mb) > memory_mb:
             return f"memory: used more than the limit of {memory_mb:.0f} MB"
         if stop is not None and stop.is_set():
             return "interrupted: the grader was stopped"

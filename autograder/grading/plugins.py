@@ -41,6 +41,7 @@ from ._lms import (
     why_skipped,
     write_csv,
 )
+from ._schema import check_each_schema_once
 from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
 from ._verification import (
@@ -53,6 +54,8 @@ from ._verification import (
     verify_as_handed,
 )
 from .kernels import WarmKernelManager
+
+check_each_schema_once()  # every grading path reads this module: nbgrader_config.py imports it
 
 
 class RefuseTampering(NbGraderPreprocessor):

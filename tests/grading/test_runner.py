@@ -114,3 +114,20 @@ def test_an_ended_drivers_exit_status_waits_while_another_driver_starts():
     reader.join(10)
     os.close(driver.sentinel)
     assert seen == [True]
+
+
+@pytest.mark.unit
+def test_memory_counts_shared_pages_once_only_when_the_resident_total_passes_the_limit(monkeypatch):
+    """The resident total is never below the shared-pages-once (PSS) total, and costs microseconds where PSS
+    costs milliseconds a process: PSS is read only to decide whether a tree past the limit really is."""
+    me = psutil.Process()
+    resident = me.memory_info().rss / 2**20
+    pss = me.memory_full_info().pss / 2**20
+    assert pss <= resident
+    assert _runner._resident_mb(me, limit_mb=0) == pytest.approx(pss, rel=0.05)  # past the limit: PSS decides
+
+    def slow(self):
+        raise AssertionError("PSS read for a tree within the limit")
+
+    monkeypatch.setattr(psutil.Process, "memory_full_info", slow)
+    assert _runner._resident_mb(me, limit_mb=2 * resident + 1024) == pytest.approx(resident, rel=0.05)
