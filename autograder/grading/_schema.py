@@ -3,7 +3,8 @@
 nbgrader validates a cell's metadata with `jsonschema.validate`, which first checks the schema itself
 against JSON Schema's meta-schema: most of the time of each cell's check, for every cell of every notebook,
 twice a notebook in autograde, in the grader's one main process. `validate` gives the same verdict (the
-same validator class, the same error jsonschema would raise) and checks each schema once.
+same validator class, the same error jsonschema would raise) and checks each schema once. It replaces a global
+of nbgrader's (`nbgrader.nbgraderformat.common.jsonschema`), as of the release pinned in pyproject.toml.
 """
 
 from __future__ import annotations
