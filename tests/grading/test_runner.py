@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
+import time
 
 import nbformat
 import psutil
@@ -120,14 +123,22 @@ def test_an_ended_drivers_exit_status_waits_while_another_driver_starts():
 def test_memory_counts_shared_pages_once_only_when_the_resident_total_passes_the_limit(monkeypatch):
     """The resident total is never below the shared-pages-once (PSS) total, and costs microseconds where PSS
     costs milliseconds a process: PSS is read only to decide whether a tree past the limit really is."""
-    me = psutil.Process()
-    resident = me.memory_info().rss / 2**20
-    pss = me.memory_full_info().pss / 2**20
-    assert pss <= resident
-    assert _runner._resident_mb(me, limit_mb=0) == pytest.approx(pss, rel=0.05)  # past the limit: PSS decides
+    # A tree of one process that starts nothing (this test's own process may have children of other tests).
+    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        tree = psutil.Process(child.pid)
+        while tree.memory_info().rss < 2**20:  # until the interpreter has started
+            time.sleep(0.01)
+        time.sleep(0.2)
+        resident, pss = tree.memory_info().rss / 2**20, tree.memory_full_info().pss / 2**20
+        assert pss <= resident
+        assert _runner._resident_mb(tree, limit_mb=0) == pytest.approx(pss, rel=0.05)  # past the limit: PSS decides
 
-    def slow(self):
-        raise AssertionError("PSS read for a tree within the limit")
+        def slow(self):
+            raise AssertionError("PSS read for a tree within the limit")
 
-    monkeypatch.setattr(psutil.Process, "memory_full_info", slow)
-    assert _runner._resident_mb(me, limit_mb=2 * resident + 1024) == pytest.approx(resident, rel=0.05)
+        monkeypatch.setattr(psutil.Process, "memory_full_info", slow)
+        assert _runner._resident_mb(tree, limit_mb=2 * resident + 64) == pytest.approx(resident, rel=0.05)
+    finally:
+        child.kill()
+        child.wait()
