@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 
 import nbformat
 import psutil
@@ -124,12 +123,11 @@ def test_memory_counts_shared_pages_once_only_when_the_resident_total_passes_the
     """The resident total is never below the shared-pages-once (PSS) total, and costs microseconds where PSS
     costs milliseconds a process: PSS is read only to decide whether a tree past the limit really is."""
     # A tree of one process that starts nothing (this test's own process may have children of other tests).
-    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    started = "import sys; print('started', flush=True); sys.stdin.read()"
+    child = subprocess.Popen([sys.executable, "-c", started], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
+        assert child.stdout is not None and child.stdout.readline() == "started\n"  # its memory now stays put
         tree = psutil.Process(child.pid)
-        while tree.memory_info().rss < 2**20:  # until the interpreter has started
-            time.sleep(0.01)
-        time.sleep(0.2)
         resident, pss = tree.memory_info().rss / 2**20, tree.memory_full_info().pss / 2**20
         assert pss <= resident
         assert _runner._resident_mb(tree, limit_mb=0) == pytest.approx(pss, rel=0.05)  # past the limit: PSS decides
