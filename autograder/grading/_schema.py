@@ -20,10 +20,8 @@ from nbgrader.nbgraderformat import common
 _VALIDATORS: dict[str, Any] = {}
 
 
-def validate(instance: Any, schema: dict, cls: Any = None, *args: Any, **kwargs: Any) -> None:
-    """`jsonschema.validate`, each schema checked the first time only."""
-    if cls is not None or args or kwargs:
-        return jsonschema.validate(instance, schema, cls, *args, **kwargs)
+def validate(instance: Any, schema: dict) -> None:
+    """`jsonschema.validate(instance, schema)`, as nbgrader calls it, each schema checked the first time only."""
     key = json.dumps(schema, sort_keys=True)
     validator = _VALIDATORS.get(key)
     if validator is None:
