@@ -59,6 +59,9 @@ def _innermost(tb: types.TracebackType | None) -> types.CodeType | None:
 
 # Names an answer cell was to define when it raised NotImplementedError: a later NameError is no typo.
 _unanswered: set[str] = set()
+# Set when an answer cell that binds no name raised NotImplementedError (nbgrader's stub for an answer that is
+# the whole cell): the name a later NameError misses may be the one it was to define, or a typo.
+_unnamed_unanswered: set[str] = set()  # their cells' file names
 
 
 def _bound_by(source: str) -> set[str]:
@@ -79,13 +82,15 @@ def _bound_by(source: str) -> set[str]:
 
 def _not_answered(value: BaseException, tb: types.TracebackType | None) -> None:
     """Say "not answered yet", by name, for an answer still raising NotImplementedError, and for the NameError
-    of what its cell would have defined."""
+    of what its cell would have defined; a NameError after a stub that names nothing says it may be either."""
     if isinstance(value, NotImplementedError) and not str(value):
         code = _innermost(tb)
         where = code.co_name if code is not None else "<module>"
         if where == "<module>":  # the cell's own top level: what it would have bound is not there
             names = _bound_by("".join(linecache.getlines(code.co_filename))) if code is not None else set()
             _unanswered.update(names)
+            if not names and code is not None:
+                _unnamed_unanswered.add(code.co_filename)
             where = ", ".join(sorted(names)) or "this cell"
         else:
             _unanswered.add(where)  # a class whose body raised is not bound either
@@ -98,6 +103,11 @@ def _not_answered(value: BaseException, tb: types.TracebackType | None) -> None:
         value.args = (
             f"{value.name} is not answered yet: its cell still raises NotImplementedError(); write your "
             "answer there and run that cell.",
+        )
+    elif isinstance(value, NameError) and (name := getattr(value, "name", None)) and _unnamed_unanswered:
+        value.args = (
+            f"name '{name}' is not defined: an answer cell above still raises NotImplementedError() (not answered "
+            f"yet). If {name} is its answer, write it there and run that cell; otherwise check the spelling.",
         )
 
 

@@ -92,3 +92,23 @@ def test_an_unanswered_problem_says_so_by_name_also_where_its_class_is_then_miss
     assert unanswered_cell[0]["evalue"].startswith("rate is not answered yet")
     (error,) = used
     assert error["ename"] == "NameError" and error["evalue"].startswith("Ledger is not answered yet"), error
+
+
+@pytest.mark.grading
+def test_a_name_missing_after_a_stub_that_names_nothing_may_be_its_answer_or_a_typo():
+    """nbgrader's stub for an answer that is the whole cell binds no name: the test's NameError cannot be told
+    from a typo, and says both, never only "run the cell first" (the student did)."""
+    _, stub, used = _outputs(
+        "import autograder as ag",
+        "# YOUR CODE HERE\nraise NotImplementedError()",
+        "logistic_map(3.0, 0.5, 10)",
+    )
+    assert stub[0]["evalue"].startswith("this cell is not answered yet: replace `raise NotImplementedError()`")
+    (error,) = used
+    assert error["ename"] == "NameError", error
+    said = error["evalue"]
+    assert said.startswith("name 'logistic_map' is not defined: an answer cell above still raises"), said
+    assert "(not answered yet). If logistic_map is its answer" in said and "spelling" in said, said
+    # Without such a stub, a NameError keeps Python's own message.
+    _, typo = _outputs("import autograder as ag", "logistic_mpa(3.0)")
+    assert typo[0]["evalue"] == "name 'logistic_mpa' is not defined", typo

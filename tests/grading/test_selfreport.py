@@ -54,6 +54,16 @@ def test_the_name_error_of_an_unanswered_class_is_not_answered_yet():
     assert result.message.startswith("not answered yet") and "run the cell with your answer first" not in result.message
 
 
+def test_the_name_error_after_a_stub_that_names_nothing_is_shown_as_the_kernel_says_it():
+    said = (
+        "name 'recurrence' is not defined: an answer cell above still raises NotImplementedError() (not answered "
+        "yet). If recurrence is its answer, write it there and run that cell; otherwise check the spelling."
+    )
+    nb = notebook(cell("answer", test=False), cell("test_answer", test=True, error=("NameError", said)))
+    (result,) = read_results(nb, None)
+    assert result.message == said
+
+
 def test_the_report_shows_the_whole_message_the_test_name_and_what_ran():
     from autograder.grading._selfreport import SelfCheck
 
