@@ -111,8 +111,26 @@ def _not_answered(value: BaseException, tb: types.TracebackType | None) -> None:
         )
 
 
+def _unanswered_behind(failure: CheckFailed) -> str | None:
+    """ "Not answered yet" if `failure` was raised while handling an unanswered stub's error: a test that catches
+    what the student's code raised, to name it, would otherwise show an empty NotImplementedError."""
+    seen, error = set(), failure.__cause__ or failure.__context__
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        code = _innermost(error.__traceback__)
+        stub = isinstance(error, NotImplementedError) and not str(error) and code and is_cell(code.co_filename)
+        if stub or isinstance(error, NameError):
+            _not_answered(error, error.__traceback__)
+            if "not answered yet" in str(error):
+                return str(error)
+        error = error.__cause__ or error.__context__
+    return None
+
+
 def short_traceback(shell, etype, value, tb, tb_offset=None):
     tb = without_our_frames(tb)
+    if isinstance(value, CheckFailed) and (unanswered := _unanswered_behind(value)):
+        CheckFailed.__init__(value, unanswered, section=value.section)  # the check's hint was for an answer
     if isinstance(value, CheckFailed):
         # Its message says all a student needs, then the test's line; where it was raised from, inside a
         # check, says nothing.

@@ -112,3 +112,28 @@ def test_a_name_missing_after_a_stub_that_names_nothing_may_be_its_answer_or_a_t
     # Without such a stub, a NameError keeps Python's own message.
     _, typo = _outputs("import autograder as ag", "logistic_mpa(3.0)")
     assert typo[0]["evalue"] == "name 'logistic_mpa' is not defined", typo
+
+
+@pytest.mark.grading
+def test_a_test_that_names_what_the_answer_raised_says_not_answered_yet_for_a_stub_only():
+    """A test cell that catches what the student's function raised, to name it in its CheckFailed, shows "not
+    answered yet" for the stub's bare NotImplementedError, and its own message for any other error (an empty
+    NotImplementedError from a library included)."""
+    names_it = (
+        "try:\n    {call}\nexcept Exception as error:\n"
+        "    raise ag.CheckFailed(f'f(1) raised {{type(error).__name__}}: {{error}}', hint='read it',"
+        " section='13#Finding a NaN: jax_debug_nans') from None"
+    )
+    _, _, stub, wrong, library = _outputs(
+        "import numbers\nimport autograder as ag",
+        "def f(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()\n\ndef g(x):\n    return x / 0",
+        names_it.format(call="f(1)"),
+        names_it.format(call="g(1)"),
+        names_it.format(call="numbers.Complex.real.fget(1)"),
+    )
+    (error,) = stub
+    assert error["ename"] == "CheckFailed", error
+    assert error["evalue"].startswith("f is not answered yet: replace `raise NotImplementedError()`"), error
+    assert "Try: read it" not in error["evalue"] and "Reread: course/13_debugging.ipynb#" in error["evalue"], error
+    assert wrong[0]["evalue"].startswith("f(1) raised ZeroDivisionError: division by zero\nTry: read it"), wrong
+    assert library[0]["evalue"].startswith("f(1) raised NotImplementedError: \nTry: read it"), library
