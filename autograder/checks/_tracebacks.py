@@ -112,8 +112,8 @@ def _not_answered(value: BaseException, tb: types.TracebackType | None) -> None:
 
 
 def _unanswered_behind(failure: CheckFailed) -> str | None:
-    """ "Not answered yet" if `failure` was raised while handling an unanswered stub's error: a test that catches
-    what the student's code raised, to name it, would otherwise show an empty NotImplementedError."""
+    """What to say instead of `failure`, if it was raised while handling an unanswered stub's error ("not answered
+    yet"): a test that catches what the student's code raised, to name it, would show an empty NotImplementedError."""
     seen, error = set(), failure.__cause__ or failure.__context__
     while error is not None and id(error) not in seen:
         seen.add(id(error))
