@@ -83,13 +83,13 @@ def _bound_by(source: str) -> set[str]:
 def _not_answered(value: BaseException, tb: types.TracebackType | None) -> None:
     """Say "not answered yet", by name, for an answer still raising NotImplementedError, and for the NameError
     of what its cell would have defined; a NameError after a stub that names nothing says it may be either."""
-    if isinstance(value, NotImplementedError) and not str(value):
-        code = _innermost(tb)
-        where = code.co_name if code is not None else "<module>"
+    code = _innermost(tb)
+    if isinstance(value, NotImplementedError) and not str(value) and code and is_cell(code.co_filename):
+        where = code.co_name  # a stub's, in a notebook cell: a library's bare NotImplementedError is no stub
         if where == "<module>":  # the cell's own top level: what it would have bound is not there
-            names = _bound_by("".join(linecache.getlines(code.co_filename))) if code is not None else set()
+            names = _bound_by("".join(linecache.getlines(code.co_filename)))
             _unanswered.update(names)
-            if not names and code is not None:
+            if not names:
                 _unnamed_unanswered.add(code.co_filename)
             where = ", ".join(sorted(names)) or "this cell"
         else:
@@ -117,9 +117,7 @@ def _unanswered_behind(failure: CheckFailed) -> str | None:
     seen, error = set(), failure.__cause__ or failure.__context__
     while error is not None and id(error) not in seen:
         seen.add(id(error))
-        code = _innermost(error.__traceback__)
-        stub = isinstance(error, NotImplementedError) and not str(error) and code and is_cell(code.co_filename)
-        if stub or isinstance(error, NameError):
+        if isinstance(error, (NotImplementedError, NameError)):
             _not_answered(error, error.__traceback__)
             if "not answered yet" in str(error):
                 return str(error)

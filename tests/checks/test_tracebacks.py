@@ -137,3 +137,6 @@ def test_a_test_that_names_what_the_answer_raised_says_not_answered_yet_for_a_st
     assert "Try: read it" not in error["evalue"] and "Reread: course/13_debugging.ipynb#" in error["evalue"], error
     assert wrong[0]["evalue"].startswith("f(1) raised ZeroDivisionError: division by zero\nTry: read it"), wrong
     assert library[0]["evalue"].startswith("f(1) raised NotImplementedError: \nTry: read it"), library
+    # Uncaught, a library's bare NotImplementedError is not taken for a stub either.
+    _, uncaught = _outputs("import numbers\nimport autograder as ag", "numbers.Complex.real.fget(1)")
+    assert uncaught[0]["ename"] == "NotImplementedError" and uncaught[0]["evalue"] == "", uncaught
