@@ -44,8 +44,8 @@ THREAD_LIMITS = {
 WORKER_ENVIRONMENT = {"DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
 _POLL_SECONDS = 0.2
 # In the environment of every kernel a grader starts: the grader's process id, so that what a killed
-# grader left running can be found (its drivers work in folders named after it).
-GRADED_BY = "JAXCOURSE_GRADED_BY"
+# grader left running can be found; its drivers work in folders named SCRATCH, then its pid, then "-".
+GRADED_BY, SCRATCH = "JAXCOURSE_GRADED_BY", "jax-course-grade-"
 
 _forkserver = multiprocessing.get_context("forkserver")
 # The kernels' libraries too: each driver forks its kernel's nursery from what the forkserver imported.
@@ -168,8 +168,7 @@ def execute_submission(
     may not touch the `protected` folders (`_sandbox.py`).
     """
     start = time.monotonic()
-    # Named after the grader, so that what a killed grader left behind can be found.
-    with tempfile.TemporaryDirectory(prefix=f"jax-course-grade-{os.getpid()}-") as scratch:
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH}{os.getpid()}-") as scratch:
         work = Path(scratch)
         (work / "submission.ipynb").write_text(notebook)
         hidden = {} if seed is None else {GRADER_SEED: str(seed), PROTECTED: protected}

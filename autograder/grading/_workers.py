@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
+import psutil
+
 from ._convert import GradingError
-from ._runner import WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
+from ._runner import SCRATCH, WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
 from ._verification import verify_ahead
 from ._verifier import verifier_for
 
@@ -26,6 +30,7 @@ def on_this_machine(workers: int, limits: dict, stop: threading.Event) -> tuple[
     for slot in range(slots):
         free.put(cores[slot % len(cores)])
     start_forkserver()
+    remove_what_killed_graders_left()
 
     def here(notebook: str, config: dict, folder: str) -> Execution:
         core = free.get()
@@ -35,6 +40,15 @@ def on_this_machine(workers: int, limits: dict, stop: threading.Event) -> tuple[
             free.put(core)
 
     return here, slots
+
+
+def remove_what_killed_graders_left() -> None:
+    """The scratch folders of graders that are no longer running (killed: a normal end removes its own), each
+    with a submission and the references it was compared with."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH}*-*"):
+        grader = folder.name.removeprefix(SCRATCH).partition("-")[0]
+        if grader.isdigit() and not psutil.pid_exists(int(grader)):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def on_cluster(scheduler: str, workers: int, limits: dict):
@@ -69,7 +83,7 @@ def execute_all(
         return [(path, Execution(text, None, None, 0.0)) for path, text in prepared]
     done = []
     for path, text in prepared:
-        with verifier_for(assignment, env) as verifier:  # started now: its imports overlap the run
+        with verifier_for(assignment, env) as verifier:  # started now, in the background
             execution = runner(text, config, str(Path(path).parent.resolve()))
             if verifier is not None and (executed := execution.notebook or execution.partial):
                 verify_ahead(verifier, executed, env)

@@ -14,11 +14,14 @@ import random
 import signal
 import sqlite3
 import subprocess
+import tempfile
 import time
 import warnings
 from pathlib import Path
 
 import pytest
+
+from autograder.grading._runner import SCRATCH
 
 from hostile import (
     ASSIGNMENT,
@@ -92,7 +95,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     grade = [VENV_BIN / "jax-course", "grade", ASSIGNMENT, *limits]
     ledger = course / "grading" / ASSIGNMENT / "done"
     chance = random.Random(20261122)
-    kills, orphans = [], []
+    kills, orphans, killed = [], [], []
     for _ in range(5):
         # Killed mid-batch however fast the machine: once it has finished one or two more submissions.
         wanted = len(list(ledger.glob("*.json"))) + chance.randint(1, 2)
@@ -107,8 +110,11 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         while left_behind(grader.pid) and time.monotonic() < deadline:
             time.sleep(0.2)
         orphans += left_behind(grader.pid)
+        killed.append(grader.pid)
         kills.append(len(list(ledger.glob("*.json"))))
     final = subprocess.run(grade, cwd=course, capture_output=True, text=True, timeout=1800)
+    # The next run removed the killed graders' scratch folders, with the submissions and references in them.
+    orphans += [str(p) for pid in killed for p in Path(tempfile.gettempdir()).glob(f"{SCRATCH}{pid}-*")]
     # Exit status 1, as nbgrader's: some hostile submissions cannot be graded (invalid JSON, timeouts, memory).
     assert final.returncode == 1, final.stdout[-3000:] + final.stderr[-3000:]
     for other in OTHERS:
@@ -152,7 +158,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     _write_report(rows, kills)
 
     assert undeserved == [], f"undeserved points, or not what stock_gets or ours_gets say: {undeserved} (see {REPORT})"
-    assert orphans == [], f"processes a killed grader left running: {orphans}"
+    assert orphans == [], f"what a killed grader left behind (processes, scratch folders): {orphans}"
     assert sorted(entries) == sorted(student_id(c) for c in CASES), "a submission has no ledger entry"
     killed_batch = [c for c in CASES if assignment_of(c) == ASSIGNMENT]
     assert kills == sorted(set(kills)) and kills[-1] < len(killed_batch), f"not killed mid-batch each time: {kills}"
