@@ -11,7 +11,8 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
   takes, `_nursery.py` the process it forks fresh kernels from (`_in_the_nursery.py` runs there).
 - `jax-course references`: `_references.py`; `jax-course badges`: `_colab.py`.
 - Verdicts outside the kernel: `_verification.py` adds the hand-over cells and applies the verdicts;
-  `_verifier.py` runs the verifier's processes, kept warm between notebooks.
+  `_verifier.py` runs the verifier's processes, kept warm between notebooks (`_verifier_process.py` starts one,
+  forked from the kernels' nursery).
 - nbgrader's plugins: `plugins.py`: preprocessors (with `_tampering.py`, and `WarmExecute`), the LMS collector and
   grade exports (with `_lms.py`).
 """

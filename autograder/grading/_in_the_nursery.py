@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
+import runpy
 import signal
 import socket
 import sys
@@ -12,8 +14,9 @@ import traceback
 
 from .. import _sandbox
 
-# debugpy, imported with ipykernel's debugger, warns on stderr about Python's frozen modules as it loads: in a
-# nursery that is the learner's or instructor's terminal. Breakpoints in a checked notebook are no concern.
+# debugpy, imported with ipykernel's debugger where nothing keeps it out (a grading driver's forkserver imports
+# the kernels' libraries as they are), warns on stderr about Python's frozen modules as it loads: the
+# instructor's terminal. Breakpoints in a graded notebook are no concern.
 os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
 
 
@@ -21,11 +24,19 @@ def main(fd: int, preload: list[str]) -> None:
     """A spawned nursery: import, then serve (`python -c` put its folder on sys.path: not a kernel's)."""
     if sys.path and sys.path[0] == "":
         del sys.path[0]
+    # What is imported here lives as long as the nursery: collecting garbage meanwhile only walks it again
+    # and again (a tenth of the import's time). ipykernel's debugger is imported without debugpy, which a
+    # forked kernel goes without (`_become_kernel`).
+    gc.disable()
+    sys.modules.setdefault("debugpy", None)  # pyright: ignore[reportArgumentType] (None: "not installed")
     for name in preload:
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 (a library that cannot load is left to the kernel, which reports it)
             pass
+    if sys.modules.get("debugpy", 0) is None:
+        del sys.modules["debugpy"]
+    gc.enable()
     serve(socket.socket(fileno=fd))
 
 
@@ -34,18 +45,25 @@ def serve(channel: socket.socket) -> None:
     # Kernels are reaped as they end; the asking side watches them by pid.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The imported libraries' objects, out of every kernel's garbage collections: a full collection would walk
+    # them all (a twentieth of a second each time), and write to every page that holds one, which the fork
+    # otherwise shares with the nursery.
+    gc.freeze()
     channel.sendall(b"ready")
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)
+            message, fds, _, _ = socket.recv_fds(channel, 1 << 20, 4)
         except OSError:
             break
         if not message:
             break
+        request = json.loads(message)
         pid = os.fork()
         if pid == 0:
             channel.close()
-            _become_kernel(json.loads(message), fds)
+            if request.get("module"):
+                _wait_for_program(request, fds)
+            _become_kernel(request, fds)
         for fd in fds:
             os.close(fd)
         channel.sendall(f"pid {pid}".encode())
@@ -77,7 +95,14 @@ def _become_kernel(request: dict, fds: list[int]) -> None:
         sys.argv = [ipykernel_launcher.__file__, *request["argv"]]
         # A cold kernel's poller watches its launcher; this one watches the nursery, which ends with it.
         app = IPKernelApp.instance(parent_handle=os.getppid())
-        app.initialize(request["argv"])
+        # Without its debugger (debugpy, a tenth of a second to import): no front end debugs a notebook being
+        # graded or checked. The notebook itself may still import debugpy.
+        sys.modules.setdefault("debugpy", None)  # pyright: ignore[reportArgumentType] (None: "not installed")
+        try:
+            app.initialize(request["argv"])
+        finally:
+            if sys.modules.get("debugpy", 0) is None:
+                del sys.modules["debugpy"]
         os.write(ready, b"ok")
         os.close(ready)
         app.start()
@@ -88,6 +113,54 @@ def _become_kernel(request: dict, fds: list[int]) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+
+
+def _wait_for_program(request: dict, fds: list[int]) -> None:
+    """In the forked child: fork `python -m MODULE *argv` (the verifier), its stdin, stdout and stderr on the first
+    three `fds`; write its pid, then its exit status, on the fourth (the nursery reaps what it forks unread)."""
+    status = fds[3]
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    pid = os.fork()
+    if pid == 0:
+        os.close(status)
+        _become_program(request, fds[:3])
+    try:
+        for fd in fds[:3]:
+            os.close(fd)
+        os.write(status, f"pid {pid}\n".encode())
+        _, waited = os.waitpid(pid, 0)
+        os.write(status, f"exit {os.waitstatus_to_exitcode(waited)}\n".encode())
+    finally:
+        os._exit(0)
+
+
+def _become_program(request: dict, fds: list[int]) -> None:
+    """In the forked grandchild: what `Popen([python, -m, MODULE, *argv])` would have set up, then the module
+    (no folder on sys.path: the nursery took `python -c`'s away)."""
+    code: int | str | None = 1
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        for fd in set(fds) - {0, 1, 2}:
+            os.close(fd)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        _fresh_randomness()
+        sys.argv = [request["module"], *request["argv"]]
+        runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as done:
+        code = done.code
+        if code is not None and not isinstance(code, int):  # as the interpreter says it: on stderr, status 1
+            print(code, file=sys.stderr)
+    except BaseException:  # noqa: BLE001 (printed on its stderr, as a new interpreter's would be)
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code if isinstance(code, int) else 0 if code is None else 1)
 
 
 def _fresh_randomness() -> None:

@@ -160,7 +160,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         resources={"metadata": {"path": str(notebook.parent)}},
     )
     add_hand_overs(nb, assignment)
-    with verifier_for(assignment, env) as verifier:  # started now: its imports overlap the run
+    with verifier_for(assignment, env) as verifier:  # started now, in the background
         client.set_trait("on_cell_executed", verify_as_handed(verifier) if verifier is not None else None)
         # The kernel's own log (a warning about unencrypted local TCP) is not the learner's business:
         # what a cell raises is in its outputs.

@@ -7,14 +7,13 @@ import atexit
 import contextlib
 import json
 import queue
-import subprocess
-import sys
 import tempfile
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 from .._verified import problems
+from ._verifier_process import VerifierProcess
 
 # The verifier times answers against a baseline (seconds each, measured again when slow); a limit for one
 # problem, past which its program is taken for one that never ends.
@@ -22,15 +21,15 @@ PROBLEM_TIMEOUT = 180
 
 
 class Verifier:
-    """A verifier's process, started as soon as a notebook starts running, so that its imports (JAX and the
-    checks) overlap the run, and kept warm for the next notebook of the same assignment (`borrow`).
+    """A verifier's process (`_verifier_process.py`), started in the background as soon as a notebook starts
+    running, and kept warm for the next notebook of the same assignment (`borrow`).
 
     It writes a verdict a line as each is decided. XLA cannot be interrupted, so a program that never ends
     on the verifier's inputs is stopped with the whole process: that problem fails, and a new process
     verifies the problems left, so one endless loop costs only its own test."""
 
     def __init__(self, assignment: str, env: dict[str, str]):
-        self.assignment, self.env, self.failure = assignment, env, ""
+        self.assignment, self.env = assignment, env
         self.errors = tempfile.TemporaryFile()  # what checks print goes here: a file never fills as a pipe can
         self.process = self._start()
         # Verdicts asked for while the notebook still runs (`ahead`), with the programs they judged.
@@ -39,30 +38,19 @@ class Verifier:
         self._answering: threading.Thread | None = None
         self._closed = False
 
-    def _start(self) -> subprocess.Popen | None:
-        try:
-            return subprocess.Popen(
-                [sys.executable, "-m", "autograder.verifying", self.assignment],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.errors,
-                text=True,
-                env=self.env,
-            )
-        except OSError as error:
-            self.failure = f"it could not start: {error}"
-            return None
+    def _start(self) -> VerifierProcess:
+        return VerifierProcess(self.assignment, self.env, self.errors.fileno())
 
     def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
+        return self.process.poll() is None
 
-    def _stopped(self, process: subprocess.Popen) -> str:
+    def _stopped(self, process: VerifierProcess) -> str:
         status = process.wait()
         self.errors.seek(0)
         said = self.errors.read().decode(errors="replace").strip().splitlines()[-1:]
         return f"the verifier stopped with exit status {status}" + (f" ({said[0][:300]})" if said and status else "")
 
-    def _read(self, process: subprocess.Popen, request: dict[str, Any], found: dict) -> str:
+    def _read(self, process: VerifierProcess, request: dict[str, Any], found: dict) -> str:
         """Verdicts on `request` from `process` into `found` until it is done, ends or takes too long; why it
         stopped short ("" when done)."""
         assert process.stdin is not None and process.stdout is not None
@@ -130,10 +118,10 @@ class Verifier:
     def _decide(self, handed: dict[str, Any], left: list[str]) -> dict[str, dict[str, Any]]:
         found: dict[str, dict[str, Any]] = {}
         while left:
-            if self.process is not None and self.process.poll() is not None and not self._closed:
+            if self.process.poll() is not None and not self._closed:
                 self.process = self._start()  # the last one stopped, or was stopped: a new one takes what is left
             process = self.process
-            why = self._read(process, {"handed": handed, "only": left}, found) if process else self.failure
+            why = self._read(process, {"handed": handed, "only": left}, found)
             left = [grade_id for grade_id in left if grade_id not in found]
             if left:  # the first problem left is the one it could not finish
                 message = f"The grader could not verify this answer outside your notebook: {why or 'no verdict'}."
@@ -143,7 +131,7 @@ class Verifier:
     def close(self) -> None:
         """End the process."""
         self._closed = True
-        if self.process is not None and self.process.poll() is None:
+        if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
         self.errors.close()

@@ -63,6 +63,22 @@ def test_two_notebooks_one_after_the_other_get_fresh_forked_kernels_that_share_n
     assert second["cwd"] == str(tmp_path) and second["mark"] == "mine" and second["guarded"]
 
 
+def test_a_forked_kernel_has_no_debugger_and_the_nurserys_objects_out_of_its_garbage_collections(tmp_path):
+    """Neither costs a notebook anything: no front end debugs a notebook being graded or checked (the notebook
+    may still import debugpy), and what the nursery imported lives as long as the kernel."""
+    state = _run(
+        tmp_path,
+        "import gc, json, sys\n"
+        "kernel = get_ipython().kernel\n"
+        "before = {'debugger': hasattr(kernel, 'debugger'), 'debugpy': 'debugpy' in sys.modules,"
+        " 'frozen': gc.get_freeze_count()}",
+        "import debugpy\nprint(json.dumps({**before, 'imported': debugpy.__name__}))",
+    )
+    assert state["debugger"] is False and state["debugpy"] is False, state
+    assert state["frozen"] > 50_000, "the nursery's imported objects are not frozen"
+    assert state["imported"] == "debugpy"
+
+
 def test_a_kernel_is_ready_once_it_answered_and_nothing_of_that_is_left_to_read(tmp_path):
     """The client's wait ends on the `idle` status of its `kernel_info` (not 0.2 s of silence after it): the next
     message on IOPub is the next request's own."""
@@ -111,6 +127,23 @@ def test_a_kernel_that_dies_while_starting_is_reported_and_leaves_nothing(tmp_pa
     finally:
         nursery.close()
     assert not nursery.alive()
+
+
+def test_a_program_forked_from_a_nursery_runs_as_python_m_would_and_its_exit_status_is_read(tmp_path):
+    """What the verifier is forked with (`_verifier_process.py`): its streams, folder and exit status."""
+    nursery = _nursery.Nursery.spawn(dict(os.environ))
+    stdin, stdout, stderr = (tmp_path / name for name in ("in", "out", "err"))
+    stdin.write_text("{not json")
+    try:
+        with open(stdin) as given, open(stdout, "w") as out, open(stderr, "w") as err:
+            streams = [given.fileno(), out.fileno(), err.fileno()]
+            pid, status = nursery.start_program("json.tool", [], str(tmp_path), dict(os.environ), streams)
+        with os.fdopen(status) as said:
+            assert said.read() == "exit 1\n"
+        assert pid != nursery.pid and nursery.alive()
+    finally:
+        nursery.close()
+    assert stdout.read_text() == "" and "Expecting property name" in stderr.read_text()
 
 
 def test_a_kernel_whose_environment_libraries_read_on_import_differs_gets_its_own_nursery():
