@@ -39,12 +39,12 @@ class VerifierProcess:
         try:
             nursery = nursery_for(env)
             self._pid, self._status = nursery.start_program(MODULE, [assignment], os.getcwd(), env, ends)
-        except (NurseryError, OSError):
+        except (NurseryError, OSError, ValueError):
             try:
                 command = [sys.executable, "-m", MODULE, assignment]
                 self._popen = subprocess.Popen(command, stdin=ends[0], stdout=ends[1], stderr=ends[2], env=env)
             except OSError as error:
-                print(f"The verifier could not start: {error}", file=os.fdopen(os.dup(ends[2]), "w"), flush=True)
+                os.write(ends[2], f"The verifier could not start: {error}\n".encode())
                 self.returncode = 1
         finally:
             os.close(ends[0])
@@ -75,6 +75,6 @@ class VerifierProcess:
         return code
 
     def kill(self) -> None:
-        if self.poll() is None:
+        if self.poll() is None and self.pid > 0:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
