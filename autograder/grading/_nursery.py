@@ -34,6 +34,7 @@ PRELOAD += ("ipykernel.ipkernel", "ipykernel.debugger", "IPython.core.debugger",
 # `TF_*`: JAX sets TF_CPP_MIN_LOG_LEVEL as it is imported, and XLA reads it when its backend starts.
 _READ_AT_IMPORT = ("JAX_", "XLA_", "NPY_", "OMP_", "OPENBLAS_", "MKL_", "NUMEXPR_", "PYTHON", "LD_", "CUDA")
 _REPLY_BYTES = 4096
+_COURSE_VARIABLES = "JAXCOURSE_"
 
 
 def import_key(env) -> tuple[tuple[str, str], ...]:
@@ -58,11 +59,14 @@ class Nursery:
 
     @classmethod
     def spawn(cls, env: dict[str, str], preload=PRELOAD, timeout: float = 120) -> Nursery:
-        """A new interpreter that imports `preload`, with `env` (its kernels' import-time variables)."""
+        """A new interpreter that imports `preload`, with `env` (its kernels' import-time variables). Not the
+        course's own variables, which no library reads on import: what the nursery starts with is what /proc shows
+        as the environment of every process it forks, whatever each is then given (the verifier's seed)."""
         ours, theirs = socket.socketpair()
         code = f"from {_in_the_nursery.__name__} import main; main({theirs.fileno()}, {list(preload)!r})"
+        started = {name: value for name, value in env.items() if not name.startswith(_COURSE_VARIABLES)}
         process = subprocess.Popen(
-            [sys.executable, "-c", code], pass_fds=[theirs.fileno()], env=env, cwd="/", stdin=subprocess.DEVNULL
+            [sys.executable, "-c", code], pass_fds=[theirs.fileno()], env=started, cwd="/", stdin=subprocess.DEVNULL
         )
         theirs.close()
         nursery = cls(ours, process.pid, import_key(env), process)

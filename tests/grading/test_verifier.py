@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import pytest
 
 from autograder._verified import problems
-from autograder.grading import _verifier
+from autograder.grading import _nursery, _verifier, _verifier_process
 from autograder.verifying import _hand_over
 
 pytestmark = pytest.mark.unit
@@ -32,6 +32,10 @@ def _softmax(x):
 
 
 def test_a_verifier_that_cannot_run_fails_every_verified_test_saying_why(monkeypatch):
+    def no_nursery(env):
+        raise _nursery.NurseryError("the kernel nursery did not finish importing its libraries")
+
+    monkeypatch.setattr(_verifier_process, "nursery_for", no_nursery)
     monkeypatch.setattr(sys, "executable", "/bin/false")
     verdicts = _verifier.Verifier("01_arrays", {}).verdicts({})
     assert set(verdicts) == set(problems("01_arrays"))
