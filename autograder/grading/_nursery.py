@@ -108,19 +108,23 @@ class Nursery:
         except ChildProcessError:
             return False
 
+    def _fork(self, request: dict, fds: list[int], what: str) -> bytes:
+        """Ask the nursery to fork a `what` for `request`, handing it `fds`; its reply ("pid N")."""
+        if import_key(request["env"]) != self.key:
+            raise NurseryError(f"the {what}'s environment differs in variables read at import")
+        with self._lock:
+            socket.send_fds(self.channel, [json.dumps(request).encode()], fds)
+            return self._expect(b"pid ", 10, f"did not fork a {what}")
+
     def start_kernel(
         self, argv: list[str], cwd: str, env: dict[str, str], streams, walls: dict | None = None, timeout: float = 30
     ) -> int:
         """Fork a kernel running `python -m ipykernel_launcher *argv` in `cwd`, its stdout and stderr on
         `streams` (two descriptors, stdin on /dev/null), inside `walls` (`_sandbox.py`); its pid, once it listens."""
-        if import_key(env) != self.key:
-            raise NurseryError("the kernel's environment differs in variables read at import")
         ready_read, ready_write = os.pipe()
         try:
-            with self._lock:
-                request = json.dumps({"argv": argv, "cwd": cwd, "env": env, "walls": walls}).encode()
-                socket.send_fds(self.channel, [request], [*streams, ready_write])
-                pid = int(self._expect(b"pid ", 10, "did not fork a kernel").split()[1])
+            request = {"argv": argv, "cwd": cwd, "env": env, "walls": walls}
+            pid = int(self._fork(request, [*streams, ready_write], "kernel").split()[1])
             os.close(ready_write)
             ready_write = -1
             ready, _, _ = select.select([ready_read], [], [], timeout)
@@ -136,14 +140,9 @@ class Nursery:
     def start_program(self, module: str, argv: list[str], cwd: str, env: dict[str, str], streams) -> tuple[int, int]:
         """Fork `python -m MODULE *argv` in `cwd`, its stdin, stdout and stderr on `streams` (three descriptors): its
         pid, and a descriptor that then gives `exit STATUS` (`_in_the_nursery._wait_for_program`)."""
-        if import_key(env) != self.key:
-            raise NurseryError("the program's environment differs in variables read at import")
         status_read, status_write = os.pipe()
         try:
-            with self._lock:
-                request = json.dumps({"module": module, "argv": argv, "cwd": cwd, "env": env}).encode()
-                socket.send_fds(self.channel, [request], [*streams, status_write])
-                self._expect(b"pid ", 10, "did not fork a program")
+            self._fork({"module": module, "argv": argv, "cwd": cwd, "env": env}, [*streams, status_write], "program")
             os.close(status_write)
             status_write = -1
             said = b""  # a byte at a time: what follows the pid line is the status's to read
