@@ -1,4 +1,5 @@
-"""What runs in a nursery (`_nursery.py`): import the kernels' libraries, then fork a kernel per request."""
+"""What runs in a nursery (`_nursery.py`): import the kernels' libraries, then fork a kernel (or the verifier) per
+request."""
 
 from __future__ import annotations
 

@@ -4,7 +4,8 @@ Each kernel is forked from a process that imported NumPy, JAX, ipykernel and the
 nothing else (JAX's backend not started), then becomes `python -m ipykernel_launcher ...` as a
 cold start would: its own session, folder, environment and streams. It shares no state with any
 kernel before it. A nursery is a child of the process that asked for it, so its kernels stay in
-that process's tree (the grader's limits and kills reach them).
+that process's tree (the grader's limits and kills reach them). The verifier is forked from it too
+(`start_program`): it never runs a notebook's code itself.
 
 Libraries read some variables when they are imported (`OPENBLAS_NUM_THREADS`, `JAX_*`): a nursery
 serves only kernels whose environment agrees with its own on those (`import_key`).
