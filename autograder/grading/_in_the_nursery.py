@@ -3,6 +3,7 @@ request."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
@@ -12,6 +13,7 @@ import signal
 import socket
 import sys
 import traceback
+from collections.abc import Iterator
 
 from .. import _sandbox
 
@@ -26,19 +28,28 @@ def main(fd: int, preload: list[str]) -> None:
     if sys.path and sys.path[0] == "":
         del sys.path[0]
     # What is imported here lives as long as the nursery: collecting garbage meanwhile only walks it again
-    # and again (a tenth of the import's time). ipykernel's debugger is imported without debugpy, which a
-    # forked kernel goes without (`_become_kernel`).
+    # and again (a tenth of the import's time).
     gc.disable()
-    sys.modules.setdefault("debugpy", None)  # pyright: ignore[reportArgumentType] (None: "not installed")
-    for name in preload:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 (a library that cannot load is left to the kernel, which reports it)
-            pass
-    if sys.modules.get("debugpy", 0) is None:
-        del sys.modules["debugpy"]
+    with _without_debugpy():
+        for name in preload:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 (a library that cannot load is left to the kernel, which reports it)
+                pass
     gc.enable()
     serve(socket.socket(fileno=fd))
+
+
+@contextlib.contextmanager
+def _without_debugpy() -> Iterator[None]:
+    """ipykernel's debugger loaded meanwhile finds no debugpy (a tenth of a second to import): no front end debugs
+    a notebook being graded or checked. The notebook itself may still import debugpy."""
+    sys.modules.setdefault("debugpy", None)  # pyright: ignore[reportArgumentType] (None: "not installed")
+    try:
+        yield
+    finally:
+        if sys.modules.get("debugpy", 0) is None:
+            del sys.modules["debugpy"]
 
 
 def serve(channel: socket.socket) -> None:
@@ -77,33 +88,18 @@ def _become_kernel(request: dict, fds: list[int]) -> None:
     try:
         os.setsid()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        stdin = os.open(os.devnull, os.O_RDONLY)
-        for target, fd in enumerate([stdin, *fds[:2]]):
-            os.dup2(fd, target)
         ready = fds[2]
-        for fd in {stdin, *fds[:2]} - {0, 1, 2}:
-            os.close(fd)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
+        _take_over(request, [os.open(os.devnull, os.O_RDONLY), *fds[:2]])
         if request.get("walls"):  # before any of the kernel's threads: each one inherits them
             _sandbox.restrict(**request["walls"])
-        _fresh_randomness()
         import ipykernel_launcher
         from ipykernel.kernelapp import IPKernelApp
 
         sys.argv = [ipykernel_launcher.__file__, *request["argv"]]
         # A cold kernel's poller watches its launcher; this one watches the nursery, which ends with it.
         app = IPKernelApp.instance(parent_handle=os.getppid())
-        # Without its debugger (debugpy, a tenth of a second to import): no front end debugs a notebook being
-        # graded or checked. The notebook itself may still import debugpy.
-        sys.modules.setdefault("debugpy", None)  # pyright: ignore[reportArgumentType] (None: "not installed")
-        try:
+        with _without_debugpy():  # where the nursery's imports did not already load the debugger without it
             app.initialize(request["argv"])
-        finally:
-            if sys.modules.get("debugpy", 0) is None:
-                del sys.modules["debugpy"]
         os.write(ready, b"ok")
         os.close(ready)
         app.start()
@@ -140,15 +136,7 @@ def _become_program(request: dict, fds: list[int]) -> None:
     (no folder on sys.path: the nursery took `python -c`'s away)."""
     code: int | str | None = 1
     try:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        for target, fd in enumerate(fds):
-            os.dup2(fd, target)
-        for fd in set(fds) - {0, 1, 2}:
-            os.close(fd)
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        _fresh_randomness()
+        _take_over(request, fds)
         sys.argv = [request["module"], *request["argv"]]
         runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
         code = 0
@@ -162,6 +150,21 @@ def _become_program(request: dict, fds: list[int]) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+
+
+def _take_over(request: dict, streams: list[int]) -> None:
+    """In a forked child, what a new process started by `Popen` would have: `streams` as its stdin, stdout and
+    stderr, Ctrl-C raising KeyboardInterrupt (the nursery ignores it), `request`'s folder and environment, and
+    randomness of its own."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for target, fd in enumerate(streams):
+        os.dup2(fd, target)
+    for fd in set(streams) - {0, 1, 2}:
+        os.close(fd)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    _fresh_randomness()
 
 
 def _fresh_randomness() -> None:
