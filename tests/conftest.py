@@ -129,7 +129,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 def _summarize_timeline(terminalreporter, folder: Path) -> None:
-    """Each worker's share of the wall time spent in tests, and the machine's load during the longest tests."""
+    """Each worker's share of the wall time spent in tests, the modules that took most of it, and the machine's
+    load during the longest tests."""
     runs = {path.stem: [json.loads(line) for line in path.read_text().splitlines()] for path in folder.glob("*.jsonl")}
     every = [r for lines in runs.values() for r in lines]
     if not every:
@@ -140,6 +141,11 @@ def _summarize_timeline(terminalreporter, folder: Path) -> None:
     for worker, lines in sorted(runs.items()):
         spent = sum(r["seconds"] for r in lines)
         terminalreporter.write_line(f"{worker}: {spent:.0f} s in {len(lines)} tests of {end - start:.0f} s")
+    modules: dict[str, list[float]] = {}
+    for r in every:
+        modules.setdefault(r["test"].partition("::")[0], []).append(r["seconds"])
+    for module, seconds in sorted(modules.items(), key=lambda kv: -sum(kv[1]))[:8]:
+        terminalreporter.write_line(f"{sum(seconds):6.0f} s in {len(seconds):3d} tests of {module}")
     for r in sorted(every, key=lambda r: -r["seconds"])[:12]:
         at = r["start"] - start
         terminalreporter.write_line(f"{r['seconds']:6.0f} s from {at:5.0f} s, {r['busy']} cores busy: {r['test']}")
@@ -184,6 +190,9 @@ _SECONDS = {
     f"{_FRESH}[11_custom_derivatives]": 55,
     f"{_FRESH}[08_parallel]": 50,
     "test_limits_stop_a_hanging_and_a_memory_hungry_notebook": 45,
+    # The site tier (`make test` runs it after the site is built).
+    "test_every_page_passes_axe_cores_wcag_21_a_and_aa_rules[lectures]": 65,
+    "test_every_page_passes_axe_cores_wcag_21_a_and_aa_rules[other pages]": 50,
 }
 
 
