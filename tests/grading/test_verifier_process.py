@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import tempfile
+import time
 
 import psutil
 import pytest
@@ -52,6 +53,15 @@ def test_a_killed_verifier_says_so():
         assert killed.wait() == -signal.SIGKILL
 
 
+def _command(pid: int) -> list[str]:
+    """The process's command line, once its exec has set it: a process that has just replaced its program has
+    an empty one for a moment, after its parent was told the exec went through."""
+    deadline = time.monotonic() + 10
+    while not (command := psutil.Process(pid).cmdline()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return command
+
+
 def test_a_verifier_starts_anew_where_no_nursery_can_fork_it(monkeypatch):
     def broken(env):
         raise _nursery.NurseryError("the kernel nursery did not finish importing its libraries")
@@ -60,7 +70,7 @@ def test_a_verifier_starts_anew_where_no_nursery_can_fork_it(monkeypatch):
     with tempfile.TemporaryFile() as errors:
         process = VerifierProcess("01_arrays", dict(os.environ), errors.fileno())
         try:
-            assert psutil.Process(process.pid).cmdline()[-3:] == ["-m", "autograder.verifying", "01_arrays"]
+            assert _command(process.pid)[-3:] == ["-m", "autograder.verifying", "01_arrays"]
             assert _answer(process)[-1] == {"done": True}
             process.stdin.close()
             assert process.wait() == 0
