@@ -63,7 +63,7 @@ def test_a_reader_goes_from_the_landing_page_to_lecture_04_and_can_launch_it():
         stop(server)
 
 
-# The lecture pages take as long as all the others together: two halves, one per worker.
+# The lecture pages take about as long as all the others together: two halves, one per worker.
 @pytest.mark.parametrize("half", ["lectures", "other pages"])
 def test_every_page_passes_axe_cores_wcag_21_a_and_aa_rules(half):
     require_browser()
