@@ -7,13 +7,14 @@ import json
 import os
 import signal
 import tempfile
-import time
 
 import psutil
 import pytest
 
 from autograder.grading import _nursery, _verifier_process
 from autograder.grading._verifier_process import VerifierProcess
+
+from browser import wait_until
 
 pytestmark = pytest.mark.unit
 
@@ -53,15 +54,6 @@ def test_a_killed_verifier_says_so():
         assert killed.wait() == -signal.SIGKILL
 
 
-def _command(pid: int) -> list[str]:
-    """The process's command line, once its exec has set it: a process that has just replaced its program has
-    an empty one for a moment, after its parent was told the exec went through."""
-    deadline = time.monotonic() + 10
-    while not (command := psutil.Process(pid).cmdline()) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return command
-
-
 def test_a_verifier_starts_anew_where_no_nursery_can_fork_it(monkeypatch):
     def broken(env):
         raise _nursery.NurseryError("the kernel nursery did not finish importing its libraries")
@@ -70,7 +62,10 @@ def test_a_verifier_starts_anew_where_no_nursery_can_fork_it(monkeypatch):
     with tempfile.TemporaryFile() as errors:
         process = VerifierProcess("01_arrays", dict(os.environ), errors.fileno())
         try:
-            assert _command(process.pid)[-3:] == ["-m", "autograder.verifying", "01_arrays"]
+            # Read once the exec has set it: a process that has just replaced its program has an empty command
+            # line for a moment, after its parent was told the exec went through.
+            command = wait_until(psutil.Process(process.pid).cmdline, 10, "the verifier's command line", interval=0.01)
+            assert command[-3:] == ["-m", "autograder.verifying", "01_arrays"]
             assert _answer(process)[-1] == {"done": True}
             process.stdin.close()
             assert process.wait() == 0
