@@ -17,6 +17,7 @@ from autograder._config import GUARD_ARGUMENTS
 from autograder.grading.plugins import (
     HandOver,
     LmsCollector,
+    OwnResultsOnly,
     RefuseTampering,
     ShortenTestErrors,
     Verify,
@@ -53,11 +54,12 @@ c.Autograde.sanitize_preprocessors = [
 # Each notebook gets a fresh kernel of its own, forked from a process that has already imported
 # NumPy, JAX and the checks (autograder/grading/kernels.py), rather than a new interpreter importing them.
 # The kernel runs the student's code, so it cannot be trusted to judge it: right after it, the verified
-# answers it handed over are checked in a process of their own (`Verify`, autograder/INTEGRITY.md).
+# answers it handed over are checked in a process of their own (`Verify`, autograder/INTEGRITY.md). Then no
+# value the student's code showed in a test cell is read as that cell's score (`OwnResultsOnly`).
 c.Autograde.autograde_preprocessors = [
     replaced
     for step in Autograde.class_traits()["autograde_preprocessors"].default()
-    for replaced in ([WarmExecute, Verify] if step is Execute else [step])
+    for replaced in ([WarmExecute, Verify, OwnResultsOnly] if step is Execute else [step])
 ]
 c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",

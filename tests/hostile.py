@@ -401,6 +401,30 @@ CASES["writes a module that disarms the checks, then imports it (04_jit)"] = dic
 CASES["writes a module that disarms the checks, then imports it (03_tracing)"] = dict(
     answers=attack(f"\nopen('disarm.py', 'w').write({_DISARM!r})\nimport disarm\n"), deserved=HONEST_POINTS
 )
+# What a test cell shows is not its score (autograder/grading/_scores.py): nbgrader reads a test cell's first
+# `execute_result` as partial credit, and one that is not a number as full marks, before the error a wrong answer
+# causes. Set 01 answered with its inputs, each function showing a value in the test cells that call it.
+_SHOWN = {
+    "a string": "    import sys\n    sys.displayhook('all tests passed')\n",
+    "a number above the test's points": "    import sys\n    sys.displayhook(100.0)\n",
+    "a value with no text": (
+        "    hook = get_ipython().displayhook\n    hook.start_displayhook()\n    hook.write_output_prompt()\n"
+        "    hook.write_format_data({'text/html': '<b>passed</b>'}, {})\n    hook.finish_displayhook()\n"
+    ),
+}
+CASES.update(
+    {
+        f"its answers show {what} in the test cells (01_arrays)": dict(
+            assignment=VERIFIED_ASSIGNMENT,
+            answers={
+                **_VERIFIED_REFERENCE,
+                **{grade_id: junk.replace("):\n", "):\n" + code, 1) for grade_id, junk in _RETURNS_ITS_INPUT.items()},
+            },
+            deserved=_VERIFIED_POINTS["test_timing"],
+        )
+        for what, code in _SHOWN.items()
+    }
+)
 # Not an attack: the reference answers with a module of the student's own, written and imported, keep every point.
 CASES["its own module, written and imported, with right answers (01_arrays)"] = dict(
     assignment=VERIFIED_ASSIGNMENT,

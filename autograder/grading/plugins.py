@@ -11,6 +11,8 @@
 - `HandOver`, in the sanitize step, and `Verify`, right after `Execute`: the verified answers leave
   the kernel as exported programs, and a process that runs no student code decides their test
   cells (`_verification.py`).
+- `OwnResultsOnly`, right after `Verify`: a value the student's code shows in a test cell is never read as
+  its score (`_scores.py`).
 - `LmsCollector`, for `nbgrader zip_collect`: a Canvas or Moodle download goes into
   `submitted/<LMS id>/`; a file whose owner cannot be told, a non-notebook and a second
   notebook from one student are each reported, never dropped silently.
@@ -42,6 +44,7 @@ from ._lms import (
     write_csv,
 )
 from ._schema import check_each_schema_once
+from ._scores import own_results_only
 from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
 from ._verification import (
@@ -246,4 +249,13 @@ class Verify(NbGraderPreprocessor):
         failed = apply_verdicts(nb, verdicts(assignment, handed, env, started))
         if failed:
             self.log.warning("Verified outside the kernel, and failed there: %s", ", ".join(failed))
+        return nb, resources
+
+
+class OwnResultsOnly(NbGraderPreprocessor):
+    """Autograde step, before nbgrader reads the scores: only a test cell's own last value may be partial credit."""
+
+    def preprocess(self, nb, resources):
+        if shown := own_results_only(nb):
+            self.log.warning("Values shown by the student's code, not read as scores: %s", ", ".join(shown))
         return nb, resources
