@@ -4,7 +4,7 @@ Both sides use it, so it imports neither JAX nor nbgrader.
 
 | variable | meaning |
 |---|---|
-| `JAXCOURSE_GRADER_SEED` | seed of the hidden tests' inputs (a whole number) |
+| `JAXCOURSE_GRADER_SEED` | seed of the hidden tests' inputs (a whole number; a secret one has 128 random bits) |
 | `JAXCOURSE_TIMING` | `enforce` or `advisory`: whether timing checks decide points |
 | `JAXCOURSE_RECORD_REFERENCES` | a folder: checks record reference outputs there instead of comparing |
 | `JAXCOURSE_REFERENCES` | a folder to read reference outputs from instead of the package's |
@@ -16,6 +16,7 @@ Both sides use it, so it imports neither JAX nor nbgrader.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -33,6 +34,8 @@ VARIABLES = (GRADER_SEED, TIMING, RECORD_REFERENCES, REFERENCES, PIP_SOURCE, CHR
 # An instructor who wants inputs students cannot reproduce sets JAXCOURSE_GRADER_SEED on the
 # grading machine and re-records the references there (`jax-course references`).
 DEFAULT_SEED = 20261122
+# How many random bits a course's own grading seed has (`grader_seed.txt`): no search can find it.
+SECRET_BITS = 128
 PACKAGE_REFERENCES = Path(__file__).parent / "checks" / "references"
 # Beside a folder of references recorded with a secret seed: those recorded with its kernel seed.
 KERNEL_REFERENCES = "_kernel"
@@ -67,13 +70,21 @@ def kernel_seed(seed: int) -> int:
     """The seed a grading kernel draws its hidden inputs from when `seed` grades.
 
     The verifier alone draws from `seed` itself: code in the kernel can read what the kernel is given,
-    and with the verifier's inputs it could hand over a program that looks them up. The public seed
-    hides nothing, so it serves both.
+    and with the verifier's inputs it could hand over a program that looks them up. So the kernel's seed is
+    a keyed hash (HMAC-SHA256) with `seed` as its key: from it, only a search over every possible `seed`
+    leads back, which a secret of 128 bits (`SECRET_BITS`, what a course's own seed file holds) puts out of
+    reach. The public seed hides nothing, so it serves both.
     """
     if seed == DEFAULT_SEED:
         return seed
-    digest = hashlib.sha256(f"kernel/{seed}".encode()).digest()
-    return int.from_bytes(digest[:4], "little") % (2**31 - 2) + 1
+    digest = hmac.new(str(seed).encode(), b"jax-course: the seed of a grading kernel", hashlib.sha256).digest()
+    return int.from_bytes(digest[:16], "little")
+
+
+def short_seed(seed: int) -> bool:
+    """Whether `seed` is a secret a search could find (fewer than 96 bits: a random seed of `SECRET_BITS`
+    is that short once in four billion); the public seed is no secret at all, and is not called short."""
+    return seed != DEFAULT_SEED and abs(seed) < 2**96
 
 
 def kernel_references(folder: Path, seed: int) -> Path:

@@ -12,6 +12,7 @@ whose notebooks use the checks (they import `autograder`) has hidden inputs.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -21,14 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._config import (
-    DEFAULT_SEED,
     GRADER_SEED,
     REFERENCES,
+    SECRET_BITS,
     environment_with,
     grader_seed,
     kernel_references,
     kernel_seed,
     references_dir,
+    short_seed,
 )
 
 SEED_FILE = "grader_seed.txt"
@@ -86,9 +88,9 @@ class GradingSeed:
 def course_seed(root: Path) -> tuple[int, bool]:
     """The course's own seed from `root/grader_seed.txt`, made there if missing; and whether it was made now."""
     path = root / SEED_FILE
-    seed = secrets.randbelow(2**31 - 2) + 1
-    while seed == DEFAULT_SEED:
-        seed = secrets.randbelow(2**31 - 2) + 1
+    seed = secrets.randbits(SECRET_BITS)
+    while short_seed(seed):
+        seed = secrets.randbits(SECRET_BITS)
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -104,6 +106,19 @@ def course_seed(root: Path) -> tuple[int, bool]:
     return seed, True
 
 
+@functools.cache
+def _say_if_short(seed: int, where: str, log: logging.Logger) -> None:
+    """Warn, once a process, that a grading seed is short enough for a submission's code to search for it."""
+    if short_seed(seed):
+        log.warning(
+            "%s a grading seed of %d bits: a submission's code could find it by trying every seed (the kernel's "
+            "seed is derived from it), and with it the verifier's hidden inputs. Use a secret of %d random bits "
+            "(python -c 'import secrets; print(secrets.randbits(%d))'), then record its references again "
+            "(`jax-course references`; a course's own seed file is recorded again by itself when replaced).",
+            where, max(seed.bit_length(), 1), SECRET_BITS, SECRET_BITS,
+        )  # fmt: skip
+
+
 def _uses_checks(notebooks: list[Path]) -> bool:
     return any("autograder" in path.read_text(errors="replace") for path in notebooks)
 
@@ -115,8 +130,10 @@ def for_grading(root: Path, source: Path, assignment: str, log: logging.Logger) 
     if not _uses_checks(notebooks):
         return None
     if os.environ.get(GRADER_SEED, "").strip():
+        _say_if_short(grader_seed(), f"{GRADER_SEED} holds", log)
         return GradingSeed(grader_seed(), f"set by {GRADER_SEED}")
     seed, made = course_seed(root)
+    _say_if_short(seed, f"{root / SEED_FILE} holds", log)
     if made:
         log.warning(
             "Made this course's grading seed, %s, in %s: hidden inputs are drawn from it, not from the public "
@@ -125,7 +142,12 @@ def for_grading(root: Path, source: Path, assignment: str, log: logging.Logger) 
             root / SEED_FILE,
         )
     references = root / "grading" / "references"
-    stamp = {"seed": seed, "solutions": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in notebooks}}
+    # The kernel's seed too: references recorded for a kernel seed derived another way are recorded again.
+    stamp = {
+        "seed": seed,
+        "kernel_seed": kernel_seed(seed),
+        "solutions": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in notebooks},
+    }
     recorded = references / assignment / _RECORDED_WITH
     try:
         # Recorded before kernels had references of their own: recorded again.

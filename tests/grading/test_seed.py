@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import html
 import json
 import logging
@@ -16,7 +18,14 @@ import nbformat
 import numpy as np
 import pytest
 
-from autograder._config import DEFAULT_SEED, GRADER_SEED, KERNEL_REFERENCES, PACKAGE_REFERENCES, kernel_seed
+from autograder._config import (
+    DEFAULT_SEED,
+    GRADER_SEED,
+    KERNEL_REFERENCES,
+    PACKAGE_REFERENCES,
+    kernel_seed,
+    short_seed,
+)
 from autograder.grading._seed import SEED_FILE, SeedError, course_seed, for_grading
 
 from support import VENV_BIN, make_course, read_scores, solution_sources, submit, test_points
@@ -39,6 +48,33 @@ def test_a_course_seed_is_made_once_kept_private_and_never_the_public_one(tmp_pa
     assert made and seed != DEFAULT_SEED
     assert stat.S_IMODE((tmp_path / SEED_FILE).stat().st_mode) == 0o600
     assert course_seed(tmp_path) == (seed, False)
+
+
+@pytest.mark.unit
+def test_a_course_seed_is_a_secret_no_search_finds_and_the_kernels_seed_does_not_lead_back_to_it(tmp_path):
+    seed, _ = course_seed(tmp_path)
+    assert seed.bit_length() > 96 and not short_seed(seed)
+    kernel = kernel_seed(seed)
+    # A keyed hash with the seed as its key: as wide as the secret, and no arithmetic relation a kernel could undo.
+    assert kernel != seed and kernel.bit_length() > 96 and kernel_seed(seed + 1) != kernel
+    assert kernel == int.from_bytes(
+        hmac.new(str(seed).encode(), b"jax-course: the seed of a grading kernel", hashlib.sha256).digest()[:16],
+        "little",
+    )
+    assert kernel_seed(DEFAULT_SEED) == DEFAULT_SEED and not short_seed(DEFAULT_SEED)
+
+
+@pytest.mark.unit
+def test_a_short_grading_seed_is_warned_about_once_with_how_to_replace_it(tmp_path, monkeypatch, caplog):
+    monkeypatch.delenv(GRADER_SEED, raising=False)
+    (tmp_path / SEED_FILE).write_text("1234567\n")
+    quiet = _notebook(tmp_path / "source", "import autograder\nprint('compares nothing with a reference')")
+    with caplog.at_level(logging.WARNING, logger=LOG.name):
+        for _ in range(2):
+            for_grading(tmp_path, quiet, ASSIGNMENT, LOG)
+    said = [r.getMessage() for r in caplog.records if "could find it by trying every seed" in r.getMessage()]
+    assert len(said) == 1 and "grader_seed.txt holds a grading seed of 21 bits" in said[0]
+    assert "secrets.randbits(128)" in said[0]
 
 
 @pytest.mark.unit
