@@ -7,7 +7,10 @@ child it ever has is walled in too. Outside the protected folders it may do anyt
 its own folder and its connection file's (read and write), and Python, this package and the references
 it is given (read). In /proc it sees itself alone: Landlock stops it tracing a process outside its walls,
 but not reading another process's environment there, which is where the grader's and the verifier's seed
-would be.
+would be. Where Landlock has them, beyond its walls it may signal no process (ABI 6: the grader, the nursery,
+another kernel), connect to no abstract Unix socket (ABI 6) and to no TCP port, and listen only on the ports
+of its connection file and on ports the system picks (ABI 4: nothing on the machine, such as a Dask
+scheduler, hears from it).
 
 Where there is no Landlock (not Linux, a kernel before 5.13, or turned off) `abi()` is 0 and the grader
 says that its kernels run unwalled. Run as `python -I -m autograder._sandbox WALLS COMMAND...`, it walls
@@ -23,6 +26,7 @@ import json
 import os
 import site
 import sys
+from collections.abc import Sequence
 
 from ._config import PROTECTED, REFERENCES
 
@@ -36,10 +40,23 @@ _PR_SET_NO_NEW_PRIVS = 38
 _SINCE = {2: 1 << 13, 3: 1 << 14, 5: 1 << 15}
 _READ = (1 << 0) | (1 << 2) | (1 << 3)
 _FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
+# TCP (ABI 4): binding to a port, connecting to one; a rule on a port is rule type 2.
+_NET_SINCE, _BIND_TCP, _CONNECT_TCP, _NET_PORT = 4, 1 << 0, 1 << 1, 2
+# Scopes (ABI 6): abstract Unix sockets and signals reach only processes inside the walls.
+_SCOPES_SINCE, _SCOPES = 6, (1 << 0) | (1 << 1)
 
 
 class _Ruleset(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+    # An older kernel takes the longer structure as long as what it does not know is zero.
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
+
+
+class _NetPort(ctypes.Structure):
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64)]
 
 
 class _PathBeneath(ctypes.Structure):
@@ -113,13 +130,15 @@ def _fail(what: str) -> OSError:
     return OSError(number, f"Landlock could not {what}: {os.strerror(number)}")
 
 
-def restrict(protected: list[str], read: list[str], write: list[str]) -> None:
-    """Wall this process (and all it starts from now on) in: see the module's docstring."""
+def restrict(protected: list[str], read: list[str], write: list[str], ports: Sequence[int] = ()) -> None:
+    """Wall this process (and all it starts from now on) in, listening only on `ports`: see the module's docstring."""
     version = abi()
     if not version:
         raise OSError("this system has no Landlock")
     libc, everything = _libc(), _everything(version)
-    handled = _Ruleset(everything)
+    # Listening is handled only with ports to allow: a kernel whose ports are unknown still starts.
+    net = (_CONNECT_TCP | (_BIND_TCP if ports else 0)) if version >= _NET_SINCE else 0
+    handled = _Ruleset(everything, net, _SCOPES if version >= _SCOPES_SINCE else 0)
     ruleset = libc.syscall(_CREATE_RULESET, ctypes.byref(handled), ctypes.c_size_t(ctypes.sizeof(handled)), 0)
     if ruleset < 0:
         raise _fail("make a rule set")
@@ -137,6 +156,10 @@ def restrict(protected: list[str], read: list[str], write: list[str]) -> None:
                     raise _fail(f"grant {path}")
             finally:
                 os.close(descriptor)
+        for port in sorted(set(ports)) if net & _BIND_TCP else ():
+            rule = _NetPort(_BIND_TCP, port)
+            if libc.syscall(_ADD_RULE, ruleset, _NET_PORT, ctypes.byref(rule), 0) != 0:
+                raise _fail(f"let it listen on port {port}")
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise _fail("forbid new privileges")
         if libc.syscall(_RESTRICT_SELF, ruleset, 0) != 0:
@@ -154,10 +177,27 @@ def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
     package = os.path.dirname(os.path.abspath(__file__))
     # Python's own folders and the user's site-packages (`pip install --user`), wherever the course is.
     read = [sys.prefix, sys.base_prefix, sys.exec_prefix, site.getusersitepackages(), package, env.get(REFERENCES, "")]
-    write = [cwd]
+    write, ports = [cwd], []
     if "-f" in argv[:-1]:
-        write.append(os.path.dirname(os.path.abspath(argv[argv.index("-f") + 1])))
-    return {"protected": protected, "read": read, "write": write}
+        connection = os.path.abspath(argv[argv.index("-f") + 1])
+        write.append(os.path.dirname(connection))
+        ports = _ports(connection)
+    return {"protected": protected, "read": read, "write": write, "ports": ports}
+
+
+def _ports(connection_file: str) -> list[int]:
+    """The TCP ports a kernel listens on, from its connection file (none if it has none yet, or uses IPC)."""
+    try:
+        with open(connection_file) as file:
+            info = json.load(file)
+    except (OSError, ValueError):
+        return []
+    if info.get("transport", "tcp") != "tcp":
+        return []
+    names = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
+    ports = {int(info[name]) for name in names if isinstance(info.get(name), int) and info[name] > 0}
+    # And any free port the system picks (port 0): ipykernel listens on one for its subprocesses' output.
+    return sorted(ports | {0}) if ports else []
 
 
 if __name__ == "__main__":

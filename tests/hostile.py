@@ -401,6 +401,22 @@ CASES["writes a module that disarms the checks, then imports it (04_jit)"] = dic
 CASES["writes a module that disarms the checks, then imports it (03_tracing)"] = dict(
     answers=attack(f"\nopen('disarm.py', 'w').write({_DISARM!r})\nimport disarm\n"), deserved=HONEST_POINTS
 )
+# Code the reading cannot see that signals the processes beside its kernel: the one that forked it and the
+# grader (its pid is in the kernel's environment). Walled in (ABI 6), it reaches neither, and the batch goes on.
+_SIGNALS = """import os, signal
+
+for pid in {os.getppid(), int(os.environ.get("JPY_PARENT_PID") or 0)} - {0, 1}:
+    for kill in (lambda: os.killpg(os.getpgid(pid), signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            kill()
+        except OSError:
+            pass
+"""
+CASES["writes a module that kills the processes grading it, then imports it (01_arrays)"] = dict(
+    assignment=VERIFIED_ASSIGNMENT,
+    answers=_unseen(f"open('grader_killer.py', 'w').write({_SIGNALS!r})\nimport grader_killer\n"),
+    deserved=_VERIFIED_POINTS["test_timing"],
+)
 # What a test cell shows is not its score (autograder/grading/_scores.py): nbgrader reads a test cell's first
 # `execute_result` as partial credit, and one that is not a number as full marks, before the error a wrong answer
 # causes. Set 01 answered with its inputs, each function showing a value in the test cells that call it.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -49,7 +50,12 @@ def test_walls_come_only_from_a_protected_folder_and_grant_the_kernels_own(tmp_p
     env = {PROTECTED: f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}", REFERENCES: str(tmp_path / "refs")}
     walls = _sandbox.walls(env, str(tmp_path / "cwd"), ["-f", "/run/user/kernel-1.json"])
     assert walls is not None and walls["protected"] == [str(tmp_path / "a"), str(tmp_path / "b")]
-    assert walls["write"] == [str(tmp_path / "cwd"), "/run/user"]
+    assert walls["write"] == [str(tmp_path / "cwd"), "/run/user"] and walls["ports"] == []
+    connection = tmp_path / "kernel-2.json"
+    connection.write_text(json.dumps({"transport": "tcp", "shell_port": 5001, "iopub_port": 5002, "stdin_port": 5003,
+                                      "control_port": 5004, "hb_port": 5005, "key": "k"}))  # fmt: skip
+    walls = _sandbox.walls(env, str(tmp_path / "cwd"), ["-f", str(connection)])
+    assert walls is not None and walls["ports"] == [0, 5001, 5002, 5003, 5004, 5005]
     assert str(tmp_path / "refs") in walls["read"] and sys.prefix in walls["read"]
 
 
@@ -87,6 +93,61 @@ def test_a_walled_process_reads_its_own_and_not_the_courses_nor_another_processs
     found = json.loads(done.stdout)
     assert found == {wanted[0]: "PermissionError", wanted[1]: "read", wanted[2]: "PermissionError", "write": "ok"}
     assert (submission / "written.txt").read_text() == "mine"
+
+
+_REACH = """
+import json, os, socket, sys
+parent, listening, allowed, other = map(int, sys.argv[1:5])
+found = {}
+def attempt(name, reach):
+    try:
+        reach()
+        found[name] = "ok"
+    except OSError as error:
+        found[name] = type(error).__name__
+attempt("signals the process that started it", lambda: os.kill(parent, 0))
+attempt("signals itself", lambda: os.kill(os.getpid(), 0))
+attempt("connects to a TCP port", lambda: socket.create_connection(("127.0.0.1", listening), timeout=5))
+attempt("listens on its own port", lambda: socket.socket().bind(("127.0.0.1", allowed)))
+attempt("listens on a port the system picks", lambda: socket.socket().bind(("127.0.0.1", 0)))
+attempt("listens on another port", lambda: socket.socket().bind(("127.0.0.1", other)))
+attempt("connects to an abstract Unix socket", lambda: socket.socket(socket.AF_UNIX).connect("\\0" + sys.argv[5]))
+print(json.dumps(found))
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.skipif(_sandbox.abi() < 6, reason="Landlock before ABI 6 scopes no signals or sockets")
+def test_a_walled_process_signals_and_connects_to_nothing_beyond_its_walls(tmp_path):
+    with socket.socket() as listening, socket.socket(socket.AF_UNIX) as abstract:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        allowed, other = _free_port(), _free_port()
+        name = f"jax-course-test-{os.getpid()}"
+        abstract.bind("\0" + name)
+        abstract.listen()
+        walls = {"protected": [str(tmp_path / "course")], "read": [sys.prefix], "write": [str(tmp_path)],
+                 "ports": [0, allowed]}  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-I", "-m", "autograder._sandbox", json.dumps(walls), sys.executable, "-c", _REACH,
+             str(os.getpid()), str(listening.getsockname()[1]), str(allowed), str(other), name],
+            cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "signals the process that started it": "PermissionError",
+        "signals itself": "ok",
+        "connects to a TCP port": "PermissionError",
+        "listens on its own port": "ok",
+        "listens on a port the system picks": "ok",
+        "listens on another port": "PermissionError",
+        "connects to an abstract Unix socket": "PermissionError",
+    }
 
 
 def test_a_kernel_that_cannot_be_walled_in_does_not_start(monkeypatch, tmp_path):
