@@ -1,16 +1,21 @@
-"""A grading kernel's walls: Linux's Landlock keeps it out of the folders the grader protects.
+"""A grading kernel's walls: Linux's Landlock keeps it out of the folders the grader protects, and keeps
+what it writes where nothing else will read or run it.
 
 What grades a notebook lives in files the kernel's user could read or change: the course's folder (the
-gradebook, every student's submission, the seed file, the solutions) and the verifier's references. A
-kernel is walled in before it runs anything, by the process that becomes the kernel, so every thread and
-child it ever has is walled in too. Outside the protected folders it may do anything; inside them, only
-its own folder and its connection file's (read and write), and Python, this package and the references
-it is given (read). In /proc it sees itself alone: Landlock stops it tracing a process outside its walls,
-but not reading another process's environment there, which is where the grader's and the verifier's seed
-would be. Where Landlock has them, beyond its walls it may signal no process (ABI 6: the grader, the nursery,
-another kernel), connect to no abstract Unix socket (ABI 6) and to no TCP port, and listen only on the ports
-of its connection file and on ports the system picks (ABI 4: nothing on the machine, such as a Dask
-scheduler, hears from it).
+gradebook, every student's submission, the seed file, the solutions) and the verifier's references; and
+what runs after the kernel reads files in places its user can write: start-up files in HOME (Jupyter's and
+nbgrader's configuration, IPython's start-up scripts), site directories, a compilation cache. A kernel is
+walled in before it runs anything, by the process that becomes the kernel, so every thread and child it
+ever has is walled in too. It may read anything outside the protected folders, and inside them only Python,
+this package and the references it is given. It may write only its own folder (no links, pipes, sockets or
+devices there: the grader writes the graded notebook in that folder afterwards), its connection file, a
+throw-away folder of its own (its HOME and temporary folder, which the grader removes with it) and a few
+devices (/dev/null, /dev/shm). In /proc it sees itself alone: Landlock stops it tracing a process outside
+its walls, but not reading another process's environment there, which is where the grader's and the
+verifier's seed would be. Where Landlock has them, beyond its walls it may signal no process (ABI 6: the
+grader, the nursery, another kernel), connect to no abstract Unix socket (ABI 6) and to no TCP port, and
+listen only on the ports of its connection file and on ports the system picks (ABI 4: nothing on the
+machine, such as a Dask scheduler, hears from it).
 
 Where there is no Landlock (not Linux, a kernel before 5.13, or turned off) `abi()` is 0 and the grader
 says that its kernels run unwalled. Run as `python -I -m autograder._sandbox WALLS COMMAND...`, it walls
@@ -39,6 +44,15 @@ _PR_SET_NO_NEW_PRIVS = 38
 # and device ioctls (5). Read: execute, read a file, list a folder. A rule on a file takes only file rights.
 _SINCE = {2: 1 << 13, 3: 1 << 14, 5: 1 << 15}
 _READ = (1 << 0) | (1 << 2) | (1 << 3)
+# Making a character device, a socket, a pipe, a block device or a link: what a grader that later reads or
+# writes the kernel's folder could be led through (a link to the gradebook) or stalled by (a pipe).
+_MAKE_SOCKET = 1 << 9
+_SPECIAL = (1 << 6) | _MAKE_SOCKET | (1 << 10) | (1 << 11) | (1 << 12)
+# What the grader's throw-away folders are called, then the pid of the process that made them and "-": one a
+# killed grader left behind is removed by the next (`grading/_workers.py`).
+SCRATCH = "jax-course-grade-"
+# Devices any process writes to; /dev/shm holds POSIX shared memory and semaphores (multiprocessing).
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/shm")
 _FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
 # TCP (ABI 4): binding to a port, connecting to one; a rule on a port is rule type 2.
 _NET_SINCE, _BIND_TCP, _CONNECT_TCP, _NET_PORT = 4, 1 << 0, 1 << 1, 2
@@ -105,15 +119,25 @@ def _walk(folder: str, rights: int, protected: list[str], rules: list[tuple[str,
             _walk(entry.path, rights, protected, rules)
 
 
-def rules(protected: list[str], read: list[str], write: list[str], everything: int) -> list[tuple[str, int]]:
-    """What the kernel is granted: everything outside `protected`; inside, `read` and `write` (and not
-    what they hold of `protected`: a kernel started in the course's own folder cannot read the seed)."""
+def rules(
+    protected: list[str],
+    read: list[str],
+    write: list[str],
+    everything: int,
+    scratch: Sequence[str] = (),
+    sockets: Sequence[str] = (),
+) -> list[tuple[str, int]]:
+    """What the kernel is granted: reading outside `protected`, and inside it only `read`; writing in `write`
+    (but no links, pipes, sockets or devices), in `sockets` (the same, and sockets), in `scratch` (anything) and
+    to `DEVICES` and its own /proc entry; and nothing of `protected` that these hold (a kernel started in the
+    course's folder cannot read the seed)."""
     protected = [os.path.realpath(p) for p in protected if p] + _other_processes()
     granted: list[tuple[str, int]] = []
-    _walk(os.sep, everything, protected, granted)
-    for rights, folders in ((_READ, read), (everything, write)):
-        for folder in sorted({os.path.realpath(f) for f in folders if f and os.path.exists(f)}):
-            _walk(folder, rights, [p for p in protected if _beneath(p, folder)], granted)
+    _walk(os.sep, _READ, protected, granted)
+    own, kept = [*write, *DEVICES, f"/proc/{os.getpid()}"], everything & ~_SPECIAL
+    for rights, paths in ((_READ, read), (kept, own), (kept | _MAKE_SOCKET, sockets), (everything, scratch)):
+        for path in sorted({os.path.realpath(f) for f in paths if f and os.path.exists(f)}):
+            _walk(path, rights, [p for p in protected if _beneath(p, path)], granted)
     return granted
 
 
@@ -130,8 +154,16 @@ def _fail(what: str) -> OSError:
     return OSError(number, f"Landlock could not {what}: {os.strerror(number)}")
 
 
-def restrict(protected: list[str], read: list[str], write: list[str], ports: Sequence[int] = ()) -> None:
-    """Wall this process (and all it starts from now on) in, listening only on `ports`: see the module's docstring."""
+def restrict(
+    protected: list[str],
+    read: list[str],
+    write: list[str],
+    ports: Sequence[int] = (),
+    scratch: Sequence[str] = (),
+    sockets: Sequence[str] = (),
+) -> None:
+    """Wall this process (and all it starts from now on) in, writing `scratch` as it likes and listening only on
+    `ports`: see the module's docstring and `rules`."""
     version = abi()
     if not version:
         raise OSError("this system has no Landlock")
@@ -143,7 +175,7 @@ def restrict(protected: list[str], read: list[str], write: list[str], ports: Seq
     if ruleset < 0:
         raise _fail("make a rule set")
     try:
-        for path, rights in rules(protected, read, write, everything):
+        for path, rights in rules(protected, read, write, everything, scratch, sockets):
             try:
                 descriptor = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:
@@ -170,30 +202,37 @@ def restrict(protected: list[str], read: list[str], write: list[str], ports: Seq
 
 def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
     """The walls of a kernel started in `cwd` with `env` and the arguments `argv` (`-f CONNECTION_FILE`):
-    None when `env` protects nothing (`$JAXCOURSE_PROTECTED`, set by the grader)."""
+    None when `env` protects nothing (`$JAXCOURSE_PROTECTED`, set by the grader). Its throw-away folder
+    (`scratch`) is added by whoever makes it (`grading/kernels.py`)."""
     protected = [p for p in env.get(PROTECTED, "").split(os.pathsep) if p]
     if not protected:
         return None
     package = os.path.dirname(os.path.abspath(__file__))
     # Python's own folders and the user's site-packages (`pip install --user`), wherever the course is.
     read = [sys.prefix, sys.base_prefix, sys.exec_prefix, site.getusersitepackages(), package, env.get(REFERENCES, "")]
-    write, ports = [cwd], []
+    walls = {"protected": protected, "read": read, "write": [cwd], "ports": [], "sockets": []}
     if "-f" in argv[:-1]:
         connection = os.path.abspath(argv[argv.index("-f") + 1])
-        write.append(os.path.dirname(connection))
-        ports = _ports(connection)
-    return {"protected": protected, "read": read, "write": write, "ports": ports}
+        info = _connection(connection)
+        if info.get("transport") == "ipc":  # its sockets are files beside it, in a folder of their own
+            walls["sockets"].append(os.path.dirname(connection))
+        else:  # the file alone (ipykernel writes its ports there): its folder holds other kernels' files
+            walls["write"].append(connection)
+            walls["ports"] = _ports(info)
+    return walls
 
 
-def _ports(connection_file: str) -> list[int]:
-    """The TCP ports a kernel listens on, from its connection file (none if it has none yet, or uses IPC)."""
+def _connection(path: str) -> dict:
     try:
-        with open(connection_file) as file:
+        with open(path) as file:
             info = json.load(file)
     except (OSError, ValueError):
-        return []
-    if info.get("transport", "tcp") != "tcp":
-        return []
+        return {}
+    return info if isinstance(info, dict) else {}
+
+
+def _ports(info: dict) -> list[int]:
+    """The TCP ports a kernel listens on, from its connection file's contents (none if it has none yet)."""
     names = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
     ports = {int(info[name]) for name in names if isinstance(info.get(name), int) and info[name] > 0}
     # And any free port the system picks (port 0): ipykernel listens on one for its subprocesses' output.
@@ -202,4 +241,6 @@ def _ports(connection_file: str) -> list[int]:
 
 if __name__ == "__main__":
     restrict(**json.loads(sys.argv[1]))
+    # JAX writes no compilation cache entry it cannot (its own later programs and the verifier would run them).
+    os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "inf"
     os.execv(sys.argv[2], sys.argv[2:])

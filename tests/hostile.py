@@ -417,6 +417,46 @@ CASES["writes a module that kills the processes grading it, then imports it (01_
     answers=_unseen(f"open('grader_killer.py', 'w').write({_SIGNALS!r})\nimport grader_killer\n"),
     deserved=_VERIFIED_POINTS["test_timing"],
 )
+# Code the reading cannot see that leaves, where the grader writes the graded notebook afterwards (the kernel's
+# own folder), links to the course's files (the solutions, which the next grading would run as references, and the
+# gradebook), a hard link and a pipe; and start-up files in its HOME, which later nbgrader commands and kernels
+# would run. Walled in, none of it is made, or it dies with the kernel's throw-away HOME.
+_LINKS = """import os
+
+course = os.path.abspath(os.path.join(os.getcwd(), "..", "..", ".."))
+solution = os.path.join(course, "solutions", "01_arrays", "01_arrays.ipynb")
+for name, target in [("01_arrays.ipynb", solution), ("gradebook.db", os.path.join(course, "gradebook.db"))]:
+    for plant in (os.remove, lambda name: os.symlink(target, name), os.mkfifo, lambda name: os.link(target, name)):
+        try:
+            plant(name)
+        except OSError:
+            pass
+"""
+STARTUP_FILES = [".jupyter/nbgrader_config.py", ".ipython/profile_default/startup/00-course.py"]
+_STARTUP = f"""import os
+
+for name in {STARTUP_FILES!r}:
+    path = os.path.join(os.path.expanduser("~"), name)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as file:
+            file.write("import autograder.checks\\nautograder.checks.check_close = lambda *a, **k: None\\n")
+    except OSError:
+        pass
+"""
+CASES.update(
+    {
+        f"a module that {how}, imported (01_arrays)": dict(
+            assignment=VERIFIED_ASSIGNMENT,
+            answers=_unseen(f"open('planted.py', 'w').write({code!r})\nimport planted\n"),
+            deserved=_VERIFIED_POINTS["test_timing"],
+        )
+        for how, code in [
+            ("plants links and a pipe where the grader writes", _LINKS),
+            ("writes start-up files in its HOME", _STARTUP),
+        ]
+    }
+)
 # What a test cell shows is not its score (autograder/grading/_scores.py): nbgrader reads a test cell's first
 # `execute_result` as partial credit, and one that is not a number as full marks, before the error a wrong answer
 # causes. Set 01 answered with its inputs, each function showing a value in the test cells that call it.

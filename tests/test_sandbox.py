@@ -29,19 +29,25 @@ def _course(tmp_path: Path) -> Path:
     return course
 
 
-def test_everything_outside_is_granted_and_inside_only_what_is_allowed(tmp_path):
+def test_outside_is_read_and_only_the_kernels_own_places_are_written(tmp_path):
     course = _course(tmp_path)
     (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "scratch").mkdir()
     submission = course / "autograded" / "ada" / "ps1"
-    granted = dict(_sandbox.rules([str(course)], [], [str(submission)], everything=7))
-    assert granted[str(tmp_path / "elsewhere")] == 7 and granted[str(submission)] == 7
+    everything = (1 << 16) - 1
+    granted = dict(_sandbox.rules([str(course)], [], [str(submission)], everything, [str(tmp_path / "scratch")]))
+    assert granted[str(tmp_path / "elsewhere")] == _sandbox._READ and granted["/usr"] == _sandbox._READ
+    # Its own folder: anything but a link, a pipe, a socket or a device; its throw-away folder: anything.
+    assert granted[str(submission)] == everything & ~_sandbox._SPECIAL and granted[str(submission)] & (1 << 12) == 0
+    assert granted[str(tmp_path / "scratch")] == everything
+    assert granted["/dev/null"] == everything & ~_sandbox._SPECIAL and granted["/dev"] == _sandbox._READ
     assert not [path for path in granted if path.startswith(str(course)) and path != str(submission)]
     assert f"/proc/{os.getpid()}" in granted and "/proc/1" not in granted and "/proc" not in granted
 
 
 def test_a_kernel_started_in_the_course_folder_itself_is_not_granted_it(tmp_path):
     course = _course(tmp_path)
-    granted = _sandbox.rules([str(course)], [], [str(course)], everything=7)
+    granted = _sandbox.rules([str(course)], [], [str(course)], everything=(1 << 16) - 1)
     assert not [path for path, _ in granted if path.startswith(str(course))]
 
 
@@ -50,7 +56,7 @@ def test_walls_come_only_from_a_protected_folder_and_grant_the_kernels_own(tmp_p
     env = {PROTECTED: f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}", REFERENCES: str(tmp_path / "refs")}
     walls = _sandbox.walls(env, str(tmp_path / "cwd"), ["-f", "/run/user/kernel-1.json"])
     assert walls is not None and walls["protected"] == [str(tmp_path / "a"), str(tmp_path / "b")]
-    assert walls["write"] == [str(tmp_path / "cwd"), "/run/user"] and walls["ports"] == []
+    assert walls["write"] == [str(tmp_path / "cwd"), "/run/user/kernel-1.json"] and walls["ports"] == []
     connection = tmp_path / "kernel-2.json"
     connection.write_text(json.dumps({"transport": "tcp", "shell_port": 5001, "iopub_port": 5002, "stdin_port": 5003,
                                       "control_port": 5004, "hb_port": 5005, "key": "k"}))  # fmt: skip
@@ -148,6 +154,58 @@ def test_a_walled_process_signals_and_connects_to_nothing_beyond_its_walls(tmp_p
         "listens on another port": "PermissionError",
         "connects to an abstract Unix socket": "PermissionError",
     }
+
+
+_WRITES = """
+import errno, json, os, sys
+own, scratch, elsewhere = sys.argv[1:4]
+found = {}
+def attempt(name, write):
+    try:
+        write()
+        found[name] = "ok"
+    except OSError as error:
+        found[name] = errno.errorcode[error.errno]
+attempt("writes a file in its folder", lambda: open(os.path.join(own, "mine.txt"), "w").write("x"))
+attempt("writes a file in its throw-away folder", lambda: open(os.path.join(scratch, "tmp.txt"), "w").write("x"))
+attempt("links there", lambda: os.symlink("/etc/passwd", os.path.join(scratch, "link")))
+attempt("writes a start-up file elsewhere", lambda: open(os.path.join(elsewhere, "startup.py"), "w").write("x"))
+attempt("changes a file elsewhere", lambda: open(os.path.join(elsewhere, "config.py"), "a").write("x"))
+attempt("links in its folder", lambda: os.symlink(os.path.join(elsewhere, "config.py"), os.path.join(own, "out.ipynb")))
+attempt("hard-links a file from elsewhere into its folder",
+        lambda: os.link(os.path.join(elsewhere, "config.py"), os.path.join(own, "hard")))
+attempt("makes a pipe in its folder", lambda: os.mkfifo(os.path.join(own, "pipe")))
+attempt("writes /dev/null", lambda: open("/dev/null", "w").write("x"))
+print(json.dumps(found))
+"""
+
+
+@WALLED
+def test_a_walled_process_writes_only_its_folder_and_throw_away_folder_and_links_nothing_into_its_folder(tmp_path):
+    course, scratch, elsewhere = _course(tmp_path), tmp_path / "scratch", tmp_path / "home"
+    submission = course / "autograded" / "ada" / "ps1"
+    scratch.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "config.py").write_text("# the instructor's\n")
+    walls = {"protected": [str(course)], "read": [sys.prefix], "write": [str(submission)], "scratch": [str(scratch)]}
+    done = subprocess.run(
+        [sys.executable, "-I", "-m", "autograder._sandbox", json.dumps(walls), sys.executable, "-c", _WRITES,
+         str(submission), str(scratch), str(elsewhere)],
+        cwd=submission, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "writes a file in its folder": "ok",
+        "writes a file in its throw-away folder": "ok",
+        "links there": "ok",
+        "writes a start-up file elsewhere": "EACCES",
+        "changes a file elsewhere": "EACCES",
+        "links in its folder": "EACCES",
+        "hard-links a file from elsewhere into its folder": "EXDEV",  # what Landlock answers for a link across folders
+        "makes a pipe in its folder": "EACCES",
+        "writes /dev/null": "ok",
+    }
+    assert (elsewhere / "config.py").read_text() == "# the instructor's\n" and not (elsewhere / "startup.py").exists()
 
 
 def test_a_kernel_that_cannot_be_walled_in_does_not_start(monkeypatch, tmp_path):

@@ -89,9 +89,12 @@ def run(job: dict) -> None:
     _nursery.prepare()
     threading.Thread(target=_die_with, args=(job["grader"],), daemon=True).start()
     nb = nbformat.read(job["source"], as_version=4)
-    # The kernel's sockets are files in the scratch folder: TCP ports, picked free and then bound by
-    # the kernel, can be taken in between by another kernel starting on a busy machine.
-    connection = {"transport": "ipc", "connection_file": str(Path(job["cwd"]) / "kernel.json")}
+    # The kernel's sockets are files, in a folder of their own (the kernel may make sockets there, and nowhere
+    # this process reads): TCP ports, picked free and then bound by the kernel, can be taken in between by
+    # another kernel starting on a busy machine.
+    sockets = Path(job["cwd"]) / "kernel"
+    sockets.mkdir(mode=0o700)
+    connection = {"transport": "ipc", "connection_file": str(sockets / "kernel.json")}
     config = dict(job["config"])
     manager = import_item(config.pop("kernel_manager_class", "jupyter_client.manager.AsyncKernelManager"))
     executor = Snapshots(config=Config({"Execute": config, "KernelManager": connection}), kernel_manager_class=manager)

@@ -12,6 +12,7 @@ import runpy
 import signal
 import socket
 import sys
+import tempfile
 import traceback
 from collections.abc import Iterator
 
@@ -92,6 +93,7 @@ def _become_kernel(request: dict, fds: list[int]) -> None:
         _take_over(request, [os.open(os.devnull, os.O_RDONLY), *fds[:2]])
         if request.get("walls"):  # before any of the kernel's threads: each one inherits them
             _sandbox.restrict(**request["walls"])
+            _write_nothing_outside()
         import ipykernel_launcher
         from ipykernel.kernelapp import IPKernelApp
 
@@ -110,6 +112,15 @@ def _become_kernel(request: dict, fds: list[int]) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+
+
+def _write_nothing_outside() -> None:
+    """In a walled kernel: temporary files in its own throw-away folder (`tempfile` remembers the folder it first
+    found, which in the nursery was the system's), and no compilation cache entries written (the walls refuse
+    them: JAX would warn in the notebook at every compilation)."""
+    tempfile.tempdir = None
+    if (jax := sys.modules.get("jax")) is not None:
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", float("inf"))
 
 
 def _wait_for_program(request: dict, fds: list[int]) -> None:

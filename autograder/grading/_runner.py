@@ -28,6 +28,7 @@ from pathlib import Path
 import psutil
 
 from .._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
+from .._sandbox import SCRATCH
 from . import _driver
 from ._nursery import PRELOAD
 
@@ -45,7 +46,7 @@ WORKER_ENVIRONMENT = {"DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
 _POLL_SECONDS = 0.2
 # In the environment of every kernel a grader starts: the grader's process id, so that what a killed
 # grader left running can be found; its drivers work in folders named SCRATCH, then its pid, then "-".
-GRADED_BY, SCRATCH = "JAXCOURSE_GRADED_BY", "jax-course-grade-"
+GRADED_BY = "JAXCOURSE_GRADED_BY"
 
 _forkserver = multiprocessing.get_context("forkserver")
 # The kernels' libraries too: each driver forks its kernel's nursery from what the forkserver imported.
@@ -182,7 +183,7 @@ def execute_submission(
             snapshot=str(work / "snapshot.ipynb"),
             stderr=str(work / "stderr.txt"),
             cwd=scratch,
-            kernel_cwd=os.path.abspath(folder) if folder and os.path.isdir(folder) else scratch,
+            kernel_cwd=os.path.abspath(folder) if folder and os.path.isdir(folder) else _empty(work / "notebook"),
             config=execute_config,
             core=core,
             grader=os.getpid(),
@@ -205,6 +206,13 @@ def execute_submission(
         snapshot = work / "snapshot.ipynb"
         partial = snapshot.read_text() if failure and snapshot.is_file() else None
     return Execution(executed, failure, partial, time.monotonic() - start)
+
+
+def _empty(folder: Path) -> str:
+    """A folder of its own for a kernel with no submission's folder: never this scratch folder, whose files the
+    grader reads once the kernel has run (the kernel may write only its own folder, `_sandbox.py`)."""
+    folder.mkdir()
+    return str(folder)
 
 
 def _running_cell(folder: Path) -> str:

@@ -20,10 +20,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from queue import Empty
 
 import psutil
@@ -33,6 +36,7 @@ from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from traitlets import DottedObjectName, List, Type, Unicode
 
 from .. import _sandbox
+from .._sandbox import SCRATCH
 from ._nursery import PRELOAD, NurseryError, nursery_for
 
 _said_cold = _said_unwalled = False
@@ -81,8 +85,14 @@ class WarmKernelManager(AsyncKernelManager):
         # every notebook, since one killed is seldom gone at the first look.
         await super()._async_wait(pollinterval=min(pollinterval, 0.005))
 
+    _scratch: str | None = None
+
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:
         walls = _walls(kw, kernel_cmd, self.log)
+        if walls is not None:
+            self._scratch = tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-kernel-")
+            kw["env"] = _walled_environment(dict(kw.get("env") or os.environ), self._scratch)
+            walls["scratch"] = [self._scratch]
         pid = await self._forked_kernel(kernel_cmd, kw, walls)
         if pid is None:
             if walls is not None:  # walled in before it becomes the kernel (`_sandbox.py`)
@@ -95,6 +105,12 @@ class WarmKernelManager(AsyncKernelManager):
         provisioner.pid = provisioner.pgid = pid
         provisioner.cwd = kw.get("cwd") or os.getcwd()
         self._reconcile_connection_info(provisioner.connection_info)
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart=restart)
+        if not restart and self._scratch is not None:  # no link in it (`_sandbox.py`), nothing it holds is followed
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
 
     async def _forked_kernel(self, kernel_cmd: list[str], kw: dict, walls: dict | None) -> int | None:
         global _said_cold
@@ -134,6 +150,25 @@ def _walls(kw: dict, kernel_cmd: list[str], log) -> dict | None:
             "submission can read and change the course's files (autograder/INTEGRITY.md, 'Not defended')"
         )
     return None
+
+
+# Where a walled kernel's libraries would otherwise write, beside its HOME: they follow HOME when unset.
+_ELSEWHERE = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "IPYTHONDIR", "MPLCONFIGDIR")
+
+
+def _walled_environment(env: dict[str, str], scratch: str) -> dict[str, str]:
+    """A walled kernel's environment: its throw-away folder as HOME and temporary folder, so that what it writes
+    there (IPython's profile, a checkpoint) works and dies with it. Matplotlib's font cache, which takes a second
+    to build, is read where this user keeps it, when it is there; JAX's compilation cache, when one is set, is
+    made first, for the kernel to read (it writes none: `_in_the_nursery.py`)."""
+    fonts = Path(env.get("MPLCONFIGDIR") or Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "matplotlib")
+    walled = {name: value for name, value in env.items() if name not in _ELSEWHERE}
+    walled.update(HOME=scratch, TMPDIR=scratch, TMP=scratch, TEMP=scratch)
+    if any(fonts.glob("fontlist-*.json")):
+        walled["MPLCONFIGDIR"] = str(fonts)
+    if cache := env.get("JAX_COMPILATION_CACHE_DIR"):
+        os.makedirs(cache, exist_ok=True)
+    return walled
 
 
 def _is_this_pythons_ipykernel(cmd: list[str]) -> bool:

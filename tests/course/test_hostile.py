@@ -8,6 +8,7 @@ the serial one. The table of cases is printed at the end of the test session.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -26,6 +27,7 @@ from autograder.grading._runner import SCRATCH
 from hostile import (
     ASSIGNMENT,
     CASES,
+    STARTUP_FILES,
     TIMED_ASSIGNMENT,
     VERIFIED_ASSIGNMENT,
     assignment_of,
@@ -49,6 +51,12 @@ def _scores(course: Path) -> dict[str, float]:
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         return {s.student_id: float(s.score) for a in (ASSIGNMENT, *OTHERS) for s in gb.assignment_submissions(a)}
+
+
+def _files(course: Path) -> dict[str, str]:
+    """The course's own files (its config, solutions and release), each by its contents' hash."""
+    paths = [course / "nbgrader_config.py", *(course / "solutions").rglob("*"), *(course / "exercises").rglob("*")]
+    return {str(p.relative_to(course)): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths if p.is_file()}
 
 
 def _check_gradebook(course: Path, students: set[str]) -> None:
@@ -83,9 +91,16 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
 
     # Stock nbgrader, serially, alongside ours (its own process group, so nothing it starts outlives it).
     nbgrader = VENV_BIN / "nbgrader"
+    # The graders' HOME, where a kernel that could would leave start-up files for every later command and kernel;
+    # and the course's own files, which no kernel may change (a link left where the grader writes).
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home)}
+    kept = {path: _files(path) for path in (course, stock)}
     stock_run = subprocess.Popen(
         ["bash", "-c", "; ".join(f"'{nbgrader}' autograde {a}" for a in (ASSIGNMENT, *OTHERS))],
         cwd=stock,
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -99,7 +114,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     for _ in range(5):
         # Killed mid-batch however fast the machine: once it has finished one or two more submissions.
         wanted = len(list(ledger.glob("*.json"))) + chance.randint(1, 2)
-        grader = subprocess.Popen(grade, cwd=course, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        grader = subprocess.Popen(grade, cwd=course, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 600
         while len(list(ledger.glob("*.json"))) < wanted and grader.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -112,15 +127,16 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
         orphans += left_behind(grader.pid)
         killed.append(grader.pid)
         kills.append(len(list(ledger.glob("*.json"))))
-    final = subprocess.run(grade, cwd=course, capture_output=True, text=True, timeout=1800)
+    final = subprocess.run(grade, cwd=course, env=env, capture_output=True, text=True, timeout=1800)
     # The next run removed the killed graders' scratch folders, with the submissions and references in them.
     orphans += [str(p) for pid in killed for p in Path(tempfile.gettempdir()).glob(f"{SCRATCH}{pid}-*")]
     # Exit status 1, as nbgrader's: some hostile submissions cannot be graded (invalid JSON, timeouts, memory).
     assert final.returncode == 1, final.stdout[-3000:] + final.stderr[-3000:]
     for other in OTHERS:
         done = subprocess.run(
-            [VENV_BIN / "jax-course", "grade", other, *limits], cwd=course, capture_output=True, text=True, timeout=900
-        )
+            [VENV_BIN / "jax-course", "grade", other, *limits], cwd=course, env=env, capture_output=True, text=True,
+            timeout=900,
+        )  # fmt: skip
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]  # every one graded
     try:
         _, stock_log = stock_run.communicate(timeout=1800)
@@ -136,7 +152,7 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     # once more, alone, and what its first run said goes to the warnings summary.
     differ = {s for s in theirs if ours.get(s) != theirs.get(s)}
     if differ:
-        stock_log = _grade_again_alone(stock, differ, stock_log)
+        stock_log = _grade_again_alone(stock, differ, stock_log, env)
         theirs = _scores(stock)
     entries = {p.stem: json.loads(p.read_text()) for p in (course / "grading").glob("*/done/*.json")}
     rows, undeserved = [], []
@@ -163,6 +179,9 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     killed_batch = [c for c in CASES if assignment_of(c) == ASSIGNMENT]
     assert kills == sorted(set(kills)) and kills[-1] < len(killed_batch), f"not killed mid-batch each time: {kills}"
     _check_gradebook(course, {student_id(c) for c in CASES})
+    # Nothing a kernel left behind changed the course's files or reached the graders' HOME.
+    assert {path: _files(path) for path in kept} == kept, "a kernel changed the course's solutions or config"
+    assert [name for name in STARTUP_FILES if (home / name).exists()] == [], "a kernel wrote start-up files in HOME"
     # The killed-and-resumed batch gives what a clean serial run gives, wherever both ran.
     differ = {s: (ours.get(s), theirs.get(s)) for s in theirs if ours.get(s) != theirs.get(s)}
     said = _said_about(stock_log, differ)
@@ -171,13 +190,13 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     assert set(theirs) == {student_id(c) for c, s in CASES.items() if not s.get("ours_only")}, stock_log[-3000:]
 
 
-def _grade_again_alone(stock: Path, students: set[str], first_log: str) -> str:
+def _grade_again_alone(stock: Path, students: set[str], first_log: str, env: dict[str, str]) -> str:
     """Grade these students' submissions with stock nbgrader again, one at a time; what it said."""
     said = []
     for student in sorted(students):
         case = next(c for c in CASES if student_id(c) == student)
         command = [VENV_BIN / "nbgrader", "autograde", assignment_of(case), "--student", student, "--force"]
-        said.append(subprocess.run(command, cwd=stock, capture_output=True, text=True, timeout=600).stderr)
+        said.append(subprocess.run(command, cwd=stock, env=env, capture_output=True, text=True, timeout=600).stderr)
     first = _said_about(first_log, students)
     warnings.warn(f"stock nbgrader graded {sorted(students)} again, alone; its first run said:\n{first}", stacklevel=2)
     return "\n".join(said)
