@@ -10,6 +10,7 @@ import ctypes
 import os
 import select
 import signal
+import sys
 import threading
 from pathlib import Path
 
@@ -72,6 +73,8 @@ def _die_with(grader: int) -> None:
 
 def run(job: dict) -> None:
     """Execute `job["source"]` with nbgrader's `Execute` into `job["result"]`, isolated and limited."""
+    if (forkserver := sys.modules.get(f"{__package__}._parent_only")) is not None:
+        forkserver.lift()  # the forkserver's own guard: nothing here is the forkserver
     # Its own session: a Ctrl-C meant for the grader does not reach it.
     os.setsid()
     # Orphans of the kernel (a submission's forks) stay under this driver, so the kill finds them;

@@ -50,7 +50,8 @@ GRADED_BY = "JAXCOURSE_GRADED_BY"
 
 _forkserver = multiprocessing.get_context("forkserver")
 # The kernels' libraries too: each driver forks its kernel's nursery from what the forkserver imported.
-_forkserver.set_forkserver_preload([_driver.__name__, *PRELOAD])
+# First, what makes it hear only the grader (`_parent_only.py`), imported there and not here.
+_forkserver.set_forkserver_preload([f"{__package__}._parent_only", _driver.__name__, *PRELOAD])
 # Held while a driver starts and while one's exit status is read: `Process.start()` polls every running
 # child, and two threads reading one child's status pipe at once leave one of them an EOF, which
 # multiprocessing reports as exit code 255 (a correctly run notebook recorded as crashed).
