@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,8 +120,22 @@ def _say_if_short(seed: int, where: str, log: logging.Logger) -> None:
         )  # fmt: skip
 
 
+# A code cell's line that imports the course's package (`import autograder as ag`, `from autograder import ...`).
+_IMPORTS_CHECKS = re.compile(r"^\s*(import|from)\s+autograder\b", re.MULTILINE)
+
+
 def _uses_checks(notebooks: list[Path]) -> bool:
-    return any("autograder" in path.read_text(errors="replace") for path in notebooks)
+    """Whether a code cell of these notebooks imports the course's checks: not prose that mentions a grader."""
+    for path in notebooks:
+        try:
+            cells = json.loads(path.read_text(errors="replace")).get("cells", [])
+        except (OSError, ValueError, AttributeError):
+            continue
+        for cell in cells if isinstance(cells, list) else []:
+            source = cell.get("source", "") if isinstance(cell, dict) and cell.get("cell_type") == "code" else ""
+            if _IMPORTS_CHECKS.search("".join(source) if isinstance(source, list) else str(source)):
+                return True
+    return False
 
 
 def for_grading(root: Path, source: Path, assignment: str, log: logging.Logger) -> GradingSeed | None:

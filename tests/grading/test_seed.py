@@ -90,6 +90,15 @@ def test_only_an_assignment_that_uses_the_checks_has_hidden_inputs(tmp_path, mon
     monkeypatch.delenv(GRADER_SEED, raising=False)
     source = _notebook(tmp_path / "source", "print('no checks here')")
     assert for_grading(tmp_path, source, ASSIGNMENT, LOG) is None
+    # Prose and comments that mention a grader are not the course's checks.
+    path = source / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.cells += [
+        nbformat.v4.new_markdown_cell("The autograder runs hidden tests: `import autograder` is not needed here."),
+        nbformat.v4.new_code_cell("# checked by the autograder\nassert answer == 42  # autograder.checks style"),
+    ]
+    nbformat.write(nb, path)
+    assert for_grading(tmp_path, source, ASSIGNMENT, LOG) is None
     assert not (tmp_path / SEED_FILE).exists()
 
 
