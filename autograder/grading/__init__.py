@@ -7,8 +7,7 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
   writes what the instructor reads; `_seed.py` picks the seed hidden inputs come from (both graders).
 - `jax-course check` and `ag.check_my_work()`: `_selfcheck.py` runs the notebook, `_selfreport.py`
   says what each test found; `jax-course watch`: `_watch.py` checks again on every save.
-- Warm kernels, for every path that runs a notebook: `kernels.py` is the kernel manager nbclient
-  takes, `_nursery.py` the process it forks fresh kernels from (`_in_the_nursery.py` runs there).
+- Warm kernels, for every path that runs a notebook: `kernels/`.
 - `jax-course references`: `_references.py`; `jax-course badges`: `_colab.py`.
 - Verdicts outside the kernel: `_verification.py` adds the hand-over cells and applies the verdicts;
   `_verifier.py` runs the verifier's processes, kept warm between notebooks (`_verifier_process.py` starts one,

@@ -29,7 +29,7 @@ import psutil
 
 from .._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
 from . import _driver
-from ._nursery import PRELOAD
+from .kernels._nursery import PRELOAD
 
 # Each worker's kernel computes on one core: workers that fight over cores make timing
 # checks (ratios measured in one process) unfair. XLA honours these flags on CPU.

@@ -28,11 +28,11 @@ from .._config import (
     TIMING,
     environment_with,
 )
-from . import _nursery
 from ._calibrate import decide_timing
 from ._references import package_tests
 from ._released import generated, user_cache
 from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
+from .kernels import _nursery
 
 # --- running ----------------------------------------------------------------------------------
 
@@ -146,7 +146,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id in tests and cell.metadata["nbgrader"].get("grade"):
             cell.source = tests[grade_id]
-    from .kernels import WarmKernelManager
+    from .kernels._manager import WarmKernelManager
 
     client = nbclient.NotebookClient(
         nb,

@@ -7,7 +7,7 @@
   `ClearHiddenTests` blanks the cell (jupyter/nbgrader#917). Only the error's name and
   message, what the student acts on, are kept.
 - `WarmExecute`, in the autograde step: nbgrader's `Execute`, with kernels forked warm
-  (`kernels.py`).
+  (`kernels/`).
 - `HandOver`, in the sanitize step, and `Verify`, right after `Execute`: the verified answers leave
   the kernel as exported programs, and a process that runs no student code decides their test
   cells (`_verification.py`).
@@ -53,7 +53,7 @@ from ._verification import (
     verdicts,
     verify_as_handed,
 )
-from .kernels import WarmKernelManager
+from .kernels._manager import WarmKernelManager
 
 check_each_schema_once()  # every grading path reads this module: nbgrader_config.py imports it
 

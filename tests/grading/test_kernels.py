@@ -14,8 +14,9 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder._config import GUARD_ARGUMENTS
-from autograder.grading import _nursery, kernels
 from autograder.grading._runner import THREAD_LIMITS
+from autograder.grading.kernels import _manager as kernels
+from autograder.grading.kernels import _nursery
 
 pytestmark = pytest.mark.grading
 
@@ -159,7 +160,7 @@ import sys
 from autograder._config import GUARD_ARGUMENTS
 from autograder.grading._runner import execute_submission, start_forkserver
 config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
-          "kernel_manager_class": "autograder.grading.kernels.WarmKernelManager"}
+          "kernel_manager_class": "autograder.grading.kernels._manager.WarmKernelManager"}
 if __name__ == "__main__":
     start_forkserver()
     done = execute_submission(open(sys.argv[1]).read(), folder=sys.argv[2], execute_config=config,

@@ -10,7 +10,8 @@ import jax.numpy as jnp
 import pytest
 
 from autograder._verified import problems
-from autograder.grading import _nursery, _verifier, _verifier_process
+from autograder.grading import _verifier, _verifier_process
+from autograder.grading.kernels import _nursery
 from autograder.verifying import _hand_over
 
 pytestmark = pytest.mark.unit

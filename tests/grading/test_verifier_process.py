@@ -11,8 +11,9 @@ import tempfile
 import psutil
 import pytest
 
-from autograder.grading import _nursery, _verifier_process
+from autograder.grading import _verifier_process
 from autograder.grading._verifier_process import VerifierProcess
+from autograder.grading.kernels import _nursery
 
 from browser import wait_until
 
