@@ -9,9 +9,7 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
   says what each test found; `jax-course watch`: `_watch.py` checks again on every save.
 - Warm kernels, for every path that runs a notebook: `kernels/`.
 - `jax-course references`: `_references.py`; `jax-course badges`: `_colab.py`.
-- Verdicts outside the kernel: `_verification.py` adds the hand-over cells and applies the verdicts;
-  `_verifier.py` runs the verifier's processes, kept warm between notebooks (`_verifier_process.py` starts one,
-  forked from the kernels' nursery).
+- Verdicts outside the kernel: `verification/`.
 - nbgrader's plugins: `plugins.py`: preprocessors (with `_tampering.py`, and `WarmExecute`), the LMS collector and
   grade exports (with `_lms.py`).
 """

@@ -133,12 +133,12 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
 
 def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, dict] | None) -> list[ProblemResult]:
     """Run the notebook as it is, its test cells replaced by the package's (hidden tests included), and its
-    verified answers judged by the verifier, as grading judges them (`_verification.py`)."""
+    verified answers judged by the verifier, as grading judges them (`verification/`)."""
     import nbclient
     import nbformat
 
-    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verify_as_handed
-    from ._verifier import verifier_for
+    from .verification._verification import add_hand_overs, apply_verdicts, take_hand_overs, verify_as_handed
+    from .verification._verifier import verifier_for
 
     nb = nbformat.read(notebook, as_version=4)
     assignment, tests = found or ("", {})

@@ -15,8 +15,8 @@ import psutil
 
 from ._convert import GradingError
 from ._runner import SCRATCH, WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
-from ._verification import verify_ahead
-from ._verifier import verifier_for
+from .verification._verification import verify_ahead
+from .verification._verifier import verifier_for
 
 # Runs one sanitized notebook (JSON text) with nbgrader's Execute settings, in a folder.
 Runner = Callable[[str, dict, str], Execution]

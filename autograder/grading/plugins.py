@@ -10,7 +10,7 @@
   (`kernels/`).
 - `HandOver`, in the sanitize step, and `Verify`, right after `Execute`: the verified answers leave
   the kernel as exported programs, and a process that runs no student code decides their test
-  cells (`_verification.py`).
+  cells (`verification/`).
 - `LmsCollector`, for `nbgrader zip_collect`: a Canvas or Moodle download goes into
   `submitted/<LMS id>/`; a file whose owner cannot be told, a non-notebook and a second
   notebook from one student are each reported, never dropped silently.
@@ -44,7 +44,8 @@ from ._lms import (
 from ._schema import check_each_schema_once
 from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
-from ._verification import (
+from .kernels._manager import WarmKernelManager
+from .verification._verification import (
     add_hand_overs,
     apply_verdicts,
     borrow,
@@ -53,7 +54,6 @@ from ._verification import (
     verdicts,
     verify_as_handed,
 )
-from .kernels._manager import WarmKernelManager
 
 check_each_schema_once()  # every grading path reads this module: nbgrader_config.py imports it
 

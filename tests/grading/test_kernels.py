@@ -131,7 +131,7 @@ def test_a_kernel_that_dies_while_starting_is_reported_and_leaves_nothing(tmp_pa
 
 
 def test_a_program_forked_from_a_nursery_runs_as_python_m_would_and_its_exit_status_is_read(tmp_path):
-    """What the verifier is forked with (`_verifier_process.py`): its streams, folder and exit status."""
+    """What the verifier is forked with (`verification/_verifier_process.py`): its streams, folder and exit status."""
     nursery = _nursery.Nursery.spawn(dict(os.environ))
     stdin, stdout, stderr = (tmp_path / name for name in ("in", "out", "err"))
     stdin.write_text("{not json")
