@@ -4,11 +4,11 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
 - `jax-course grade`: `_run.py` drives a batch; `_convert.py` is nbgrader's converter,
   `_runner.py` and `_driver.py` run one notebook under limits, `_ledger.py` remembers
   what is done, `_failures.py` says why a submission could not be graded, `_report.py`
-  writes what the instructor reads; `_seed.py` picks the seed hidden inputs come from (both graders).
+  writes what the instructor reads; `references/` picks the seed hidden inputs come from (both graders).
 - `jax-course check` and `ag.check_my_work()`: `_selfcheck.py` runs the notebook, `_selfreport.py`
   says what each test found; `jax-course watch`: `_watch.py` checks again on every save.
 - Warm kernels, for every path that runs a notebook: `kernels/`.
-- `jax-course references`: `_references.py`; `jax-course badges`: `_colab.py`.
+- `jax-course references`: `references/`; `jax-course badges`: `_colab.py`.
 - Verdicts outside the kernel: `verification/`.
 - nbgrader's plugins: `plugins.py`: preprocessors (with `_tampering.py`, and `WarmExecute`), the LMS collector and
   grade exports (with `_lms.py`).

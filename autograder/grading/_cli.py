@@ -112,7 +112,7 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     from ._convert import GradingError
     from ._report import summary_table, write_report
     from ._run import grade
-    from ._seed import SeedError
+    from .references._seed import SeedError
 
     try:
         run = grade(
@@ -204,7 +204,7 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _references(args: argparse.Namespace) -> int:
-    from ._references import record_references, record_tests
+    from .references._references import record_references, record_tests
 
     root = course_root()
     for assignment in args.assignment or assignments(root):

@@ -26,8 +26,8 @@ from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_no
 from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
-from ._seed import GradingSeed, for_grading, remember
 from ._workers import Runner, execute_all, on_cluster, on_this_machine
+from .references._seed import GradingSeed, for_grading, remember
 
 
 @dataclass

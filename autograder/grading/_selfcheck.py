@@ -29,10 +29,10 @@ from .._config import (
     environment_with,
 )
 from ._calibrate import decide_timing
-from ._references import package_tests
 from ._released import generated, user_cache
 from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
 from .kernels import _nursery
+from .references._references import package_tests
 
 # --- running ----------------------------------------------------------------------------------
 
@@ -187,7 +187,7 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
     mode, reason = decide_timing()
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     # Hidden inputs from the public seed, compared with the package's references recorded with it, whatever
-    # the shell sets: grading draws them from the course's own seed (`_seed.py`), which students never see.
+    # the shell sets: grading draws them from the course's own seed (`references/_seed.py`), which students never see.
     env = {
         **os.environ,
         TIMING: mode,

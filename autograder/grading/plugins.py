@@ -42,9 +42,9 @@ from ._lms import (
     write_csv,
 )
 from ._schema import check_each_schema_once
-from ._seed import for_grading, graded_with, remember
 from ._tampering import imported_names, refusal, tampering
 from .kernels._manager import WarmKernelManager
+from .references._seed import for_grading, graded_with, remember
 from .verification._verification import (
     add_hand_overs,
     apply_verdicts,
@@ -168,7 +168,7 @@ _STARTED = "jax_course_verifier"
 
 
 def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, Any]:
-    """The course root and the seed that grades this notebook (`_seed.py`), for a step nbgrader's
+    """The course root and the seed that grades this notebook (`references/_seed.py`), for a step nbgrader's
     converter registered through its exporter (whose parent knows the course's folders)."""
     course = getattr(getattr(step.parent, "parent", None), "coursedir", None)
     assignment = (resources or {}).get("nbgrader", {}).get("assignment")
@@ -180,7 +180,7 @@ def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, 
 
 class WarmExecute(Execute):
     """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class), whose
-    kernels draw hidden inputs from the grading seed (`_seed.py`), never the public one silently."""
+    kernels draw hidden inputs from the grading seed (`references/_seed.py`), never the public one silently."""
 
     verify_while_running = Bool(
         False,

@@ -20,7 +20,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._config import (
+from ..._config import (
     DEFAULT_SEED,
     GRADER_SEED,
     REFERENCES,
