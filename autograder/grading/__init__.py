@@ -10,8 +10,7 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
 - Warm kernels, for every path that runs a notebook: `kernels/`.
 - `jax-course references`: `references/`; `jax-course badges`: `_colab.py`.
 - Verdicts outside the kernel: `verification/`.
-- nbgrader's plugins: `plugins.py`: preprocessors (with `_tampering.py`, and `WarmExecute`), the LMS collector and
-  grade exports (with `_lms.py`).
+- nbgrader's plugins: `plugins/`: preprocessors, the LMS collector and grade exports.
 """
 
 import gc as _gc
