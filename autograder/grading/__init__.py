@@ -1,10 +1,8 @@
 """The instructor side: the `jax-course` command, batch grading, the self-check, Colab
 badges and the nbgrader plugins. Needs nbgrader, never JAX.
 
-- `jax-course grade`: `_run.py` drives a batch; `_convert.py` is nbgrader's converter,
-  `_runner.py` and `_driver.py` run one notebook under limits, `_ledger.py` remembers
-  what is done, `_failures.py` says why a submission could not be graded, `_report.py`
-  writes what the instructor reads; `references/` picks the seed hidden inputs come from (both graders).
+- `jax-course grade`: `batch/`; `_report.py` writes what the instructor reads; `references/` picks the seed
+  hidden inputs come from (both graders).
 - `jax-course check` and `ag.check_my_work()`: `_selfcheck.py` runs the notebook, `_selfreport.py`
   says what each test found; `jax-course watch`: `_watch.py` checks again on every save.
 - Warm kernels, for every path that runs a notebook: `kernels/`.

@@ -109,9 +109,9 @@ def _parser() -> argparse.ArgumentParser:
 def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     from rich.console import Console
 
-    from ._convert import GradingError
     from ._report import summary_table, write_report
-    from ._run import grade
+    from .batch._convert import GradingError
+    from .batch._run import grade
     from .references._seed import SeedError
 
     try:

@@ -14,7 +14,7 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder._config import GUARD_ARGUMENTS
-from autograder.grading._runner import THREAD_LIMITS
+from autograder.grading.batch._runner import THREAD_LIMITS
 from autograder.grading.kernels import _manager as kernels
 from autograder.grading.kernels import _nursery
 
@@ -158,7 +158,7 @@ def test_a_kernel_whose_environment_libraries_read_on_import_differs_gets_its_ow
 GRADE_ONE = """
 import sys
 from autograder._config import GUARD_ARGUMENTS
-from autograder.grading._runner import execute_submission, start_forkserver
+from autograder.grading.batch._runner import execute_submission, start_forkserver
 config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
           "kernel_manager_class": "autograder.grading.kernels._manager.WarmKernelManager"}
 if __name__ == "__main__":

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import psutil
 
-from .._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
+from ..._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
+from ..kernels._nursery import PRELOAD
 from . import _driver
-from .kernels._nursery import PRELOAD
 
 # Each worker's kernel computes on one core: workers that fight over cores make timing
 # checks (ratios measured in one process) unfair. XLA honours these flags on CPU.

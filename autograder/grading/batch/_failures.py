@@ -12,7 +12,7 @@ from nbformat.reader import NotJSONError
 from nbgrader import utils
 from nbgrader.nbgraderformat import SchemaTooNewError, SchemaTooOldError
 
-from .plugins._tampering import shadowing
+from ..plugins._tampering import shadowing
 
 
 class SubmissionError(Exception):
