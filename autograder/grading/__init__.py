@@ -3,8 +3,7 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
 
 - `jax-course grade`: `batch/`; `_report.py` writes what the instructor reads; `references/` picks the seed
   hidden inputs come from (both graders).
-- `jax-course check` and `ag.check_my_work()`: `_selfcheck.py` runs the notebook, `_selfreport.py`
-  says what each test found; `jax-course watch`: `_watch.py` checks again on every save.
+- `jax-course check`, `ag.check_my_work()` and `jax-course watch`: `selfcheck/`.
 - Warm kernels, for every path that runs a notebook: `kernels/`.
 - `jax-course references`: `references/`; `jax-course badges`: `_colab.py`.
 - Verdicts outside the kernel: `verification/`.
@@ -68,7 +67,7 @@ _USED_LATER = {
 }
 
 from ._cli import main as _main  # noqa: E402  (after the lines above)
-from ._selfcheck import check_my_work, check_notebook  # noqa: E402
+from .selfcheck._selfcheck import check_my_work, check_notebook  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

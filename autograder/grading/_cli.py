@@ -174,7 +174,7 @@ def _badges(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ._selfcheck import check_notebook
+    from .selfcheck._selfcheck import check_notebook
 
     all_passed = True
     for notebook in args.notebooks:
@@ -190,8 +190,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from ._selfcheck import check_notebook
-    from ._watch import watch
+    from .selfcheck._selfcheck import check_notebook
+    from .selfcheck._watch import watch
 
     try:
         return watch(args.notebook, check_notebook)

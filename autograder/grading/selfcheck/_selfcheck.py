@@ -20,7 +20,7 @@ from pathlib import Path
 
 from traitlets.config.loader import PyFileConfigLoader
 
-from .._config import (
+from ..._config import (
     DEFAULT_SEED,
     GRADER_SEED,
     GUARD_ARGUMENTS,
@@ -28,11 +28,11 @@ from .._config import (
     TIMING,
     environment_with,
 )
+from ..kernels import _nursery
+from ..references._references import package_tests
 from ._calibrate import decide_timing
 from ._released import generated, user_cache
 from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
-from .kernels import _nursery
-from .references._references import package_tests
 
 # --- running ----------------------------------------------------------------------------------
 
@@ -137,8 +137,8 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
     import nbclient
     import nbformat
 
-    from .verification._verification import add_hand_overs, apply_verdicts, take_hand_overs, verify_as_handed
-    from .verification._verifier import verifier_for
+    from ..verification._verification import add_hand_overs, apply_verdicts, take_hand_overs, verify_as_handed
+    from ..verification._verifier import verifier_for
 
     nb = nbformat.read(notebook, as_version=4)
     assignment, tests = found or ("", {})
@@ -146,7 +146,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id in tests and cell.metadata["nbgrader"].get("grade"):
             cell.source = tests[grade_id]
-    from .kernels._manager import WarmKernelManager
+    from ..kernels._manager import WarmKernelManager
 
     client = nbclient.NotebookClient(
         nb,
