@@ -1,7 +1,7 @@
 """The instructor side: the `jax-course` command, batch grading, the self-check, Colab
 badges and the nbgrader plugins. Needs nbgrader, never JAX.
 
-- `jax-course grade`: `batch/`; `_report.py` writes what the instructor reads; `references/` picks the seed
+- `jax-course grade`: `batch/`; `reports/` writes what the instructor reads; `references/` picks the seed
   hidden inputs come from (both graders).
 - `jax-course check`, `ag.check_my_work()` and `jax-course watch`: `selfcheck/`.
 - Warm kernels, for every path that runs a notebook: `kernels/`.

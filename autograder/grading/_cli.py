@@ -109,10 +109,10 @@ def _parser() -> argparse.ArgumentParser:
 def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     from rich.console import Console
 
-    from ._report import summary_table, write_report
     from .batch._convert import GradingError
     from .batch._run import grade
     from .references._seed import SeedError
+    from .reports._report import summary_table, write_report
 
     try:
         run = grade(
@@ -143,8 +143,8 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ._items import analyse
-    from ._report import write_items_page
+    from .reports._items import analyse
+    from .reports._report import write_items_page
 
     root = nbgrader_course_root()
     analysis = analyse(root, args.assignment, args.db)
