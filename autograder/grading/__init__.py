@@ -5,7 +5,7 @@ badges and the nbgrader plugins. Needs nbgrader, never JAX.
   hidden inputs come from (both graders).
 - `jax-course check`, `ag.check_my_work()` and `jax-course watch`: `selfcheck/`.
 - Warm kernels, for every path that runs a notebook: `kernels/`.
-- `jax-course references`: `references/`; `jax-course badges`: `_colab.py`.
+- `jax-course references`: `references/`; `jax-course badges` and `jax-course verified`: `authoring/`.
 - Verdicts outside the kernel: `verification/`.
 - nbgrader's plugins: `plugins/`: preprocessors, the LMS collector and grade exports.
 """

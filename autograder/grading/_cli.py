@@ -163,7 +163,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _badges(args: argparse.Namespace) -> int:
-    from ._colab import rewrite_all
+    from .authoring._colab import rewrite_all
 
     changed = rewrite_all(course_root(), check=args.check)
     for path in changed:
@@ -219,7 +219,7 @@ def _references(args: argparse.Namespace) -> int:
 
 
 def _verified(args: argparse.Namespace) -> int:
-    from ._share import graded_tests, share_table, update_integrity
+    from .authoring._share import graded_tests, share_table, update_integrity
 
     table = share_table(graded_tests(course_root() / "solutions"))
     print(table)
