@@ -81,7 +81,6 @@ def _parser() -> argparse.ArgumentParser:
         "submission was graded, 1 when one could not be, 2 when the batch could not start.",
     )
     grade.add_argument("assignment")
-    _add_report(commands)
     grade.add_argument(
         "--workers",
         type=int,
@@ -98,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     grade.add_argument("--student", help="grade only this student")
     grade.add_argument("--db", help="gradebook SQLAlchemy URL (default: nbgrader's db_url, sqlite:///gradebook.db)")
+    _add_report(commands)
     verified = commands.add_parser(
         "verified",
         help="each set's share of points decided outside the student's kernel, and how each test is verified",

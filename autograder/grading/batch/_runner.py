@@ -44,8 +44,10 @@ THREAD_LIMITS = {
 WORKER_ENVIRONMENT = {"DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
 _POLL_SECONDS = 0.2
 # In the environment of every kernel a grader starts: the grader's process id, so that what a killed
-# grader left running can be found; its drivers work in folders named SCRATCH, then its pid, then "-".
-GRADED_BY, SCRATCH = "JAXCOURSE_GRADED_BY", "jax-course-grade-"
+# grader left running can be found.
+GRADED_BY = "JAXCOURSE_GRADED_BY"
+# A grader's drivers work in folders named this, then its pid, then "-".
+SCRATCH = "jax-course-grade-"
 
 _forkserver = multiprocessing.get_context("forkserver")
 # The kernels' libraries too: each driver forks its kernel's nursery from what the forkserver imported.
@@ -126,7 +128,8 @@ def _proportional_bytes(process: psutil.Process) -> int:
 
 def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Event | None) -> str | None:
     """Wait for `child` to end; the reason to stop it early, if one comes first."""
-    start, tree = time.monotonic(), psutil.Process(child.pid)
+    start = time.monotonic()
+    tree = psutil.Process(child.pid)
     while True:
         if _ended(child, _POLL_SECONDS):
             return None

@@ -120,9 +120,11 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
         with environment_with(env), _quiet_streams():
             api = NbGraderAPI(config=config)
             release = course / config.CourseDirectory.get("release_directory", "release") / assignment
-            generated(course, root, assignment, release, user_cache(env), lambda: _succeeded(
-                api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment"
-            ))  # fmt: skip
+
+            def generate() -> None:  # unless an earlier check generated these solutions
+                _succeeded(api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment")
+
+            generated(course, root, assignment, release, user_cache(env), generate)
             _succeeded(api.autograde(assignment, "you", force=True, create=True), "Grading")
         graded = json.loads((course / "autograded" / "you" / assignment / f"{assignment}.ipynb").read_text())
         with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
