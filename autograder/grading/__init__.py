@@ -1,13 +1,21 @@
 """The instructor side: the `jax-course` command, batch grading, the self-check, Colab
 badges and the nbgrader plugins. Needs nbgrader, never JAX.
 
-- `jax-course grade`: `batch/`; `reports/` writes what the instructor reads; `references/` picks the seed
-  hidden inputs come from (both graders).
-- `jax-course check`, `ag.check_my_work()` and `jax-course watch`: `selfcheck/`.
-- Warm kernels, for every path that runs a notebook: `kernels/`.
-- `jax-course references`: `references/`; `jax-course badges` and `jax-course verified`: `authoring/`.
-- Verdicts outside the kernel: `verification/`.
-- nbgrader's plugins: `plugins/`: preprocessors, the LMS collector and grade exports.
+A package per stage, each importing only those listed below it (an import-linter contract):
+
+- `_cli.py`: `jax-course`, each command handed to the package that does it.
+- `reports/`: what an instructor reads after grading (report.html, the item analysis);
+  `authoring/`: for whoever edits the course (Colab badges, INTEGRITY.md's table).
+- `batch/`: `jax-course grade`, a whole class, each notebook run under limits;
+  `selfcheck/`: `ag.check_my_work()`, `jax-course check` and `watch`, for a self-learner.
+- `plugins/`: what plugs into nbgrader (`nbgrader_config.py`): preprocessors, LMS collector, grade exports.
+- `references/`: what hidden tests compare against: the grader's seed, recorded references and tests.
+- `verification/`: verdicts a kernel cannot fake, from a process that runs no student code.
+- `kernels/`: where every notebook's kernel comes from, forked fresh from a warm nursery.
+
+A package's `__init__` says what it is for and imports nothing (but `plugins`, whose classes nbgrader names),
+so that importing one module (the forkserver's `batch/_driver.py`, a nursery's `kernels/_in_the_nursery.py`)
+loads no other: other packages import a name from the module that defines it.
 """
 
 import gc as _gc
