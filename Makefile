@@ -54,7 +54,7 @@ $(HUB_PROXY): hub/package.json hub/package-lock.json
 	else cd hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed \
 		|| echo "npm ci in hub/ failed: the hub's proxy is not installed; the hub test will be skipped."; fi
 
-# ruff (lint, format), pyright (types) and import-linter (the two sides of autograder/ stay apart).
+# ruff (lint, format), pyright (types) and import-linter (autograder/'s two sides stay apart, grading/'s packages in layers).
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -52,7 +52,7 @@ c.Autograde.sanitize_preprocessors = [
     HandOver,
 ]
 # Each notebook gets a fresh kernel of its own, forked from a process that has already imported
-# NumPy, JAX and the checks (autograder/grading/kernels.py), rather than a new interpreter importing them.
+# NumPy, JAX and the checks (autograder/grading/kernels/), rather than a new interpreter importing them.
 # The kernel runs the student's code, so it cannot be trusted to judge it: right after it, the verified
 # answers it handed over are checked in a process of their own (`Verify`, autograder/INTEGRITY.md). Then no
 # value the student's code showed in a test cell is read as that cell's score (`OwnResultsOnly`).

@@ -49,7 +49,7 @@ _READ = (1 << 0) | (1 << 2) | (1 << 3)
 _MAKE_SOCKET = 1 << 9
 _SPECIAL = (1 << 6) | _MAKE_SOCKET | (1 << 10) | (1 << 11) | (1 << 12)
 # What the grader's throw-away folders are called, then the pid of the process that made them and "-": one a
-# killed grader left behind is removed by the next (`grading/_workers.py`).
+# killed grader left behind is removed by the next (`grading/batch/_workers.py`).
 SCRATCH = "jax-course-grade-"
 # Devices any process writes to; /dev/shm holds POSIX shared memory and semaphores (multiprocessing).
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/shm")
@@ -203,7 +203,7 @@ def restrict(
 def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
     """The walls of a kernel started in `cwd` with `env` and the arguments `argv` (`-f CONNECTION_FILE`):
     None when `env` protects nothing (`$JAXCOURSE_PROTECTED`, set by the grader). Its throw-away folder
-    (`scratch`) is added by whoever makes it (`grading/kernels.py`)."""
+    (`scratch`) is added by whoever makes it (`grading/kernels/_manager.py`)."""
     protected = [p for p in env.get(PROTECTED, "").split(os.pathsep) if p]
     if not protected:
         return None

@@ -3,7 +3,7 @@
 In a small nbgrader course (03_tracing, one submission), each command is run with `--student`
 naming nobody who submitted: it starts, reads the configuration and the gradebook, lists the
 submissions, finds none and stops. That is the start-up every batch pays before its first
-notebook. Also shown: the imports of the process that runs the notebooks (`_driver.py`, in the
+notebook. Also shown: the imports of the process that runs the notebooks (`grading/batch/_driver.py`, in the
 forkserver), which `jax-course grade` starts first so that they overlap its own start-up. Each
 figure is the median of several runs. A benchmark, not a test: it always exits 0. Issue 37 asks
 for under 1 s.
@@ -53,7 +53,11 @@ def main() -> int:
         figures = {
             "jax-course grade, until it would grade": [str(BIN / "jax-course"), "grade", ASSIGNMENT, *nobody],
             "nbgrader autograde, until it would grade": [str(BIN / "nbgrader"), "autograde", ASSIGNMENT, *nobody],
-            "the notebook runner's imports (forkserver)": [sys.executable, "-c", "import autograder.grading._driver"],
+            "the notebook runner's imports (forkserver)": [
+                sys.executable,
+                "-c",
+                "import autograder.grading.batch._driver",
+            ],
             "python itself": [sys.executable, "-c", "pass"],
         }
         print(f"Start-up on {os.cpu_count()} cores, median of {args.runs} runs:")

@@ -457,7 +457,7 @@ CASES.update(
         ]
     }
 )
-# What a test cell shows is not its score (autograder/grading/_scores.py): nbgrader reads a test cell's first
+# What a test cell shows is not its score (autograder/grading/plugins/_scores.py): nbgrader reads a test cell's first
 # `execute_result` as partial credit, and one that is not a number as full marks, before the error a wrong answer
 # causes. Set 01 answered with its inputs, each function showing a value in the test cells that call it.
 _SHOWN = {

@@ -166,7 +166,7 @@ test_points.__test__ = False  # a helper, not a test
 
 def graded_by(process: psutil.Process) -> int | None:
     """The grader process that started this kernel (or what the kernel started), if a grader did."""
-    from autograder.grading._runner import GRADED_BY
+    from autograder.grading.batch._runner import GRADED_BY
 
     try:
         found = process.environ().get(GRADED_BY)

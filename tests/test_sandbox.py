@@ -14,7 +14,7 @@ import pytest
 
 from autograder import _sandbox
 from autograder._config import PROTECTED, REFERENCES
-from autograder.grading import kernels
+from autograder.grading.kernels import _manager as kernels
 
 pytestmark = pytest.mark.unit
 WALLED = pytest.mark.skipif(not _sandbox.abi(), reason="this system has no Landlock")

@@ -1,20 +1,21 @@
 """The instructor side: the `jax-course` command, batch grading, the self-check, Colab
 badges and the nbgrader plugins. Needs nbgrader, never JAX.
 
-- `jax-course grade`: `_run.py` drives a batch; `_convert.py` is nbgrader's converter,
-  `_runner.py` and `_driver.py` run one notebook under limits, `_ledger.py` remembers
-  what is done, `_failures.py` says why a submission could not be graded, `_report.py`
-  writes what the instructor reads; `_seed.py` picks the seed hidden inputs come from (both graders).
-- `jax-course check` and `ag.check_my_work()`: `_selfcheck.py` runs the notebook, `_selfreport.py`
-  says what each test found; `jax-course watch`: `_watch.py` checks again on every save.
-- Warm kernels, for every path that runs a notebook: `kernels.py` is the kernel manager nbclient
-  takes, `_nursery.py` the process it forks fresh kernels from (`_in_the_nursery.py` runs there).
-- `jax-course references`: `_references.py`; `jax-course badges`: `_colab.py`.
-- Verdicts outside the kernel: `_verification.py` adds the hand-over cells and applies the verdicts;
-  `_verifier.py` runs the verifier's processes, kept warm between notebooks (`_verifier_process.py` starts one,
-  forked from the kernels' nursery).
-- nbgrader's plugins: `plugins.py`: preprocessors (with `_tampering.py`, and `WarmExecute`), the LMS collector and
-  grade exports (with `_lms.py`).
+A package per stage, each importing only those listed below it (an import-linter contract):
+
+- `_cli.py`: `jax-course`, each command handed to the package that does it.
+- `reports/`: what an instructor reads after grading (report.html, the item analysis);
+  `authoring/`: for whoever edits the course (Colab badges, INTEGRITY.md's table).
+- `batch/`: `jax-course grade`, a whole class, each notebook run under limits;
+  `selfcheck/`: `ag.check_my_work()`, `jax-course check` and `watch`, for a self-learner.
+- `plugins/`: what plugs into nbgrader (`nbgrader_config.py`): preprocessors, LMS collector, grade exports.
+- `references/`: what hidden tests compare against: the grader's seed, recorded references and tests.
+- `verification/`: verdicts a kernel cannot fake, from a process that runs no student code.
+- `kernels/`: where every notebook's kernel comes from, forked fresh from a warm nursery.
+
+A package's `__init__` says what it is for and imports nothing (but `plugins`, whose classes nbgrader names),
+so that importing one module (the forkserver's `batch/_driver.py`, a nursery's `kernels/_in_the_nursery.py`)
+loads no other: other packages import a name from the module that defines it.
 """
 
 import gc as _gc
@@ -74,7 +75,7 @@ _USED_LATER = {
 }
 
 from ._cli import main as _main  # noqa: E402  (after the lines above)
-from ._selfcheck import check_my_work, check_notebook  # noqa: E402
+from .selfcheck._selfcheck import check_my_work, check_notebook  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -81,7 +81,6 @@ def _parser() -> argparse.ArgumentParser:
         "submission was graded, 1 when one could not be, 2 when the batch could not start.",
     )
     grade.add_argument("assignment")
-    _add_report(commands)
     grade.add_argument(
         "--workers",
         type=int,
@@ -98,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     grade.add_argument("--student", help="grade only this student")
     grade.add_argument("--db", help="gradebook SQLAlchemy URL (default: nbgrader's db_url, sqlite:///gradebook.db)")
+    _add_report(commands)
     verified = commands.add_parser(
         "verified",
         help="each set's share of points decided outside the student's kernel, and how each test is verified",
@@ -109,10 +109,10 @@ def _parser() -> argparse.ArgumentParser:
 def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     from rich.console import Console
 
-    from ._convert import GradingError
-    from ._report import summary_table, write_report
-    from ._run import grade
-    from ._seed import SeedError
+    from .batch._convert import GradingError
+    from .batch._run import grade
+    from .references._seed import SeedError
+    from .reports._report import summary_table, write_report
 
     try:
         run = grade(
@@ -143,8 +143,8 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ._items import analyse
-    from ._report import write_items_page
+    from .reports._items import analyse
+    from .reports._report import write_items_page
 
     root = nbgrader_course_root()
     analysis = analyse(root, args.assignment, args.db)
@@ -163,7 +163,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _badges(args: argparse.Namespace) -> int:
-    from ._colab import rewrite_all
+    from .authoring._colab import rewrite_all
 
     changed = rewrite_all(course_root(), check=args.check)
     for path in changed:
@@ -174,7 +174,7 @@ def _badges(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ._selfcheck import check_notebook
+    from .selfcheck._selfcheck import check_notebook
 
     all_passed = True
     for notebook in args.notebooks:
@@ -190,8 +190,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from ._selfcheck import check_notebook
-    from ._watch import watch
+    from .selfcheck._selfcheck import check_notebook
+    from .selfcheck._watch import watch
 
     try:
         return watch(args.notebook, check_notebook)
@@ -204,7 +204,7 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _references(args: argparse.Namespace) -> int:
-    from ._references import record_references, record_tests
+    from .references._references import record_references, record_tests
 
     root = course_root()
     for assignment in args.assignment or assignments(root):
@@ -219,7 +219,7 @@ def _references(args: argparse.Namespace) -> int:
 
 
 def _verified(args: argparse.Namespace) -> int:
-    from ._share import graded_tests, share_table, update_integrity
+    from .authoring._share import graded_tests, share_table, update_integrity
 
     table = share_table(graded_tests(course_root() / "solutions"))
     print(table)

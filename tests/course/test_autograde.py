@@ -19,7 +19,7 @@ import bypass
 import nbformat
 import pytest
 
-from autograder.grading._selfreport import read_results
+from autograder.grading.selfcheck._selfreport import read_results
 
 import nothing
 from packing import pack

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading._runner import SCRATCH
+from autograder.grading.batch._runner import SCRATCH
 
 from hostile import (
     ASSIGNMENT,

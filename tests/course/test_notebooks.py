@@ -8,7 +8,7 @@ import nbclient
 import nbformat
 import pytest
 
-from autograder.grading.kernels import WarmKernelManager
+from autograder.grading.kernels._manager import WarmKernelManager
 
 import lecture_runs
 from support import ASSIGNMENTS, LECTURES, ROOT, make_course, secret_lines, section_links

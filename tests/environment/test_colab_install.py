@@ -12,7 +12,7 @@ import tomllib
 import pytest
 
 from autograder._config import PIP_SOURCE
-from autograder.grading import _colab
+from autograder.grading.authoring import _colab
 
 from support import ROOT, answered, solution_sources
 

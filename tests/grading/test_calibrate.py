@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.grading._calibrate import decide_timing
+from autograder.grading.selfcheck._calibrate import decide_timing
 
 
 @pytest.mark.unit

@@ -7,7 +7,7 @@ import shutil
 import nbformat
 import pytest
 
-from autograder.grading import _colab
+from autograder.grading.authoring import _colab
 
 from support import ROOT
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from autograder.grading._convert import stopped_notebook
+from autograder.grading.batch._convert import stopped_notebook
 
 pytestmark = pytest.mark.unit
 

@@ -9,7 +9,7 @@ import time
 import psutil
 import pytest
 
-from autograder.grading._driver import kill_tree
+from autograder.grading.batch._driver import kill_tree
 
 pytestmark = pytest.mark.unit
 

@@ -8,7 +8,7 @@ import nbformat
 import pytest
 from nbgrader.nbgraderformat import SchemaTooNewError, SchemaTooOldError
 
-from autograder.grading._failures import Heard, SubmissionError, check_timestamp, failure_reason
+from autograder.grading.batch._failures import Heard, SubmissionError, check_timestamp, failure_reason
 
 pytestmark = pytest.mark.unit
 

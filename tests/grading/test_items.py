@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading._items import analyse, cause_of
+from autograder.grading.reports._items import analyse, cause_of
 
 from support import ROOT, VENV_BIN, jax_course_grade, make_course, run, solution_sources, submit, test_points
 from variants import VARIANTS

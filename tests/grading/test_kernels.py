@@ -14,8 +14,9 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder._config import GUARD_ARGUMENTS
-from autograder.grading import _nursery, kernels
-from autograder.grading._runner import THREAD_LIMITS
+from autograder.grading.batch._runner import THREAD_LIMITS
+from autograder.grading.kernels import _manager as kernels
+from autograder.grading.kernels import _nursery
 
 pytestmark = pytest.mark.grading
 
@@ -130,7 +131,7 @@ def test_a_kernel_that_dies_while_starting_is_reported_and_leaves_nothing(tmp_pa
 
 
 def test_a_program_forked_from_a_nursery_runs_as_python_m_would_and_its_exit_status_is_read(tmp_path):
-    """What the verifier is forked with (`_verifier_process.py`): its streams, folder and exit status."""
+    """What the verifier is forked with (`verification/_verifier_process.py`): its streams, folder and exit status."""
     nursery = _nursery.Nursery.spawn(dict(os.environ))
     stdin, stdout, stderr = (tmp_path / name for name in ("in", "out", "err"))
     stdin.write_text("{not json")
@@ -157,9 +158,9 @@ def test_a_kernel_whose_environment_libraries_read_on_import_differs_gets_its_ow
 GRADE_ONE = """
 import sys
 from autograder._config import GUARD_ARGUMENTS
-from autograder.grading._runner import execute_submission, start_forkserver
+from autograder.grading.batch._runner import execute_submission, start_forkserver
 config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
-          "kernel_manager_class": "autograder.grading.kernels.WarmKernelManager"}
+          "kernel_manager_class": "autograder.grading.kernels._manager.WarmKernelManager"}
 if __name__ == "__main__":
     start_forkserver()
     done = execute_submission(open(sys.argv[1]).read(), folder=sys.argv[2], execute_config=config,

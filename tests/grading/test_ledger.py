@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.grading._ledger import Ledger, Outcome, fingerprint, write_atomically
+from autograder.grading.batch._ledger import Ledger, Outcome, fingerprint, write_atomically
 
 pytestmark = pytest.mark.unit
 

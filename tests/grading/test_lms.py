@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.grading._lms import canvas_rows, moodle_rows, parse, why_skipped
+from autograder.grading.plugins._lms import canvas_rows, moodle_rows, parse, why_skipped
 
 from support import ROOT, VENV_BIN, answered, make_course, run, solution_sources
 

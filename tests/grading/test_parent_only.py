@@ -35,7 +35,7 @@ import json, multiprocessing, multiprocessing.forkserver, socket, subprocess, sy
 
 
 def accepts_with(queue):
-    from autograder.grading import _parent_only
+    from autograder.grading.batch import _parent_only
 
     before = socket.socket.accept.__name__
     _parent_only.lift()  # as a driver does first
@@ -43,7 +43,7 @@ def accepts_with(queue):
 
 
 if __name__ == "__main__":
-    from autograder.grading import _runner
+    from autograder.grading.batch import _runner
 
     _runner.start_forkserver()
     address = multiprocessing.forkserver._forkserver._forkserver_address

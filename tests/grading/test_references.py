@@ -10,7 +10,7 @@ import pytest
 import autograder as ag
 from autograder._config import PACKAGE_REFERENCES
 from autograder._verified import problems
-from autograder.grading._references import TESTS_FILE, all_tests
+from autograder.grading.references._references import TESTS_FILE, all_tests
 
 from support import ASSIGNMENTS, ROOT, VENV_BIN, run, solution_sources
 

@@ -1,4 +1,5 @@
-"""A set's generated assignment, made once per version of its solutions (`autograder/grading/_released.py`)."""
+"""A set's generated assignment, made once per version of its solutions
+(`autograder/grading/selfcheck/_released.py`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading._released import generated
+from autograder.grading.selfcheck._released import generated
 
 pytestmark = pytest.mark.unit
 

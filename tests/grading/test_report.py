@@ -7,9 +7,9 @@ import csv
 import pytest
 from rich.console import Console
 
-from autograder.grading._ledger import Ledger, Outcome
-from autograder.grading._report import mean_score, pass_rate, summary_table, write_report
-from autograder.grading._run import GradingRun
+from autograder.grading.batch._ledger import Ledger, Outcome
+from autograder.grading.batch._run import GradingRun
+from autograder.grading.reports._report import mean_score, pass_rate, summary_table, write_report
 
 pytestmark = pytest.mark.unit
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading._runner import WORKER_ENVIRONMENT
+from autograder.grading.batch._runner import WORKER_ENVIRONMENT
 
 from support import VENV_BIN, jax_course_grade, make_course, run, solution_sources, submit
 from variants import VARIANTS

@@ -12,8 +12,8 @@ import nbformat
 import psutil
 import pytest
 
-from autograder.grading import _runner
-from autograder.grading._runner import _ended, _exception_line, _failure, _running_cell
+from autograder.grading.batch import _runner
+from autograder.grading.batch._runner import _ended, _exception_line, _failure, _running_cell
 
 from support import graded_by, jax_course_grade, make_course, solution_sources, submit
 

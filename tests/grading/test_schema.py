@@ -12,7 +12,8 @@ from nbgrader.nbgraderformat import MetadataValidator
 from nbgrader.nbgraderformat import ValidationError as NbgraderValidationError
 from nbgrader.preprocessors import CheckCellMetadata
 
-from autograder.grading import _schema, plugins  # noqa: F401  (plugins: what nbgrader_config.py imports)
+from autograder.grading import plugins  # noqa: F401  (plugins: what nbgrader_config.py imports)
+from autograder.grading.plugins import _schema
 
 from support import ROOT
 

@@ -6,7 +6,7 @@ import nbformat
 import pytest
 from nbgrader.utils import determine_grade
 
-from autograder.grading._scores import own_results_only
+from autograder.grading.plugins._scores import own_results_only
 
 pytestmark = pytest.mark.unit
 

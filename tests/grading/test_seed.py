@@ -1,4 +1,4 @@
-"""Grading never draws hidden inputs from the public seed silently (`autograder/grading/_seed.py`)."""
+"""Grading never draws hidden inputs from the public seed silently (`autograder/grading/references/_seed.py`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from autograder._config import (
     kernel_seed,
     short_seed,
 )
-from autograder.grading._seed import SEED_FILE, SeedError, course_seed, for_grading
+from autograder.grading.references._seed import SEED_FILE, SeedError, course_seed, for_grading
 
 from support import VENV_BIN, make_course, read_scores, solution_sources, submit, test_points
 from variants import VARIANTS

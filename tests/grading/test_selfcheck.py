@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from autograder.grading._selfcheck import check_notebook
+from autograder.grading.selfcheck._selfcheck import check_notebook
 
 from support import ROOT, VENV_BIN, answered, solution_sources
 from variants import VARIANTS
@@ -111,7 +111,7 @@ def test_a_damaged_notebook_gets_a_clear_message(tmp_path):
 
 @pytest.mark.grading
 def test_the_gradebook_version_is_the_one_nbgrader_finds_with_its_alembic_command():
-    from autograder.grading._selfcheck import _alembic_head
+    from autograder.grading.selfcheck._selfcheck import _alembic_head
 
     # In a process of its own: the self-check puts `_alembic_head` in nbgrader's place in this one.
     nbgraders = subprocess.run(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading._selfreport import read_results
+from autograder.grading.selfcheck._selfreport import read_results
 
 pytestmark = pytest.mark.unit
 
@@ -65,7 +65,7 @@ def test_the_name_error_after_a_stub_that_names_nothing_is_shown_as_the_kernel_s
 
 
 def test_the_report_shows_the_whole_message_the_test_name_and_what_ran():
-    from autograder.grading._selfreport import SelfCheck
+    from autograder.grading.selfcheck._selfreport import SelfCheck
 
     message = "softmax differs at 2 of 4 positions.\nTry: subtract the maximum first.\nReread: course/01_arrays.ipynb#x"
     nb = notebook(cell("answer", test=False), cell("test_softmax", test=True, error=("CheckFailed", message)))
@@ -77,7 +77,7 @@ def test_the_report_shows_the_whole_message_the_test_name_and_what_ran():
 
 
 def test_timing_is_mentioned_only_where_a_test_measures_speed_and_the_object_echoes_one_line():
-    from autograder.grading._selfreport import SelfCheck
+    from autograder.grading.selfcheck._selfreport import SelfCheck
 
     untimed = notebook(cell("answer", test=False), cell("test_answer", test=True, source="ag.check_close(f(x), y)"))
     timed = notebook(cell("answer", test=False), cell("test_speed", test=True, source="ag.check_speedup(f, g, (x,))"))
@@ -90,7 +90,7 @@ def test_timing_is_mentioned_only_where_a_test_measures_speed_and_the_object_ech
 
 
 def test_in_a_notebook_the_report_is_a_table_with_each_failure_under_its_row_and_reread_a_link(tmp_path):
-    from autograder.grading._selfreport import SelfCheck
+    from autograder.grading.selfcheck._selfreport import SelfCheck
 
     clone = tmp_path / "clone"
     (clone / "course").mkdir(parents=True)

@@ -6,7 +6,7 @@ import pytest
 
 from autograder._verified import in_the_kernel, problems
 from autograder.grading._cli import main
-from autograder.grading._share import graded_tests, in_integrity, share_table
+from autograder.grading.authoring._share import graded_tests, in_integrity, share_table
 
 from support import ROOT, test_points
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.grading._tampering import refusal, shadowing, tampering
+from autograder.grading.plugins._tampering import refusal, shadowing, tampering
 
 from support import ASSIGNMENTS, solution_sources
 from variants import VARIANTS

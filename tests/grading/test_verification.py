@@ -9,7 +9,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
 from autograder._verified import CELL_KEY, MIME
-from autograder.grading import _verification, _verifier
+from autograder.grading.verification import _verification, _verifier
 
 pytestmark = pytest.mark.unit
 

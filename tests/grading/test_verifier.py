@@ -1,4 +1,4 @@
-"""The verifier's processes (`autograder/grading/_verifier.py`): failures confined, and kept warm."""
+"""The verifier's processes (`autograder/grading/verification/_verifier.py`): failures confined, and kept warm."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import jax.numpy as jnp
 import pytest
 
 from autograder._verified import problems
-from autograder.grading import _nursery, _verifier, _verifier_process
+from autograder.grading.kernels import _nursery
+from autograder.grading.verification import _verifier, _verifier_process
 from autograder.verifying import _hand_over
 
 pytestmark = pytest.mark.unit

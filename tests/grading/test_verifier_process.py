@@ -1,4 +1,4 @@
-"""The verifier's process (`autograder/grading/_verifier_process.py`): forked from the kernels' nursery, or
+"""The verifier's process (`autograder/grading/verification/_verifier_process.py`): forked from the kernels' nursery, or
 started anew where it cannot be, and its exit status read either way."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import tempfile
 import psutil
 import pytest
 
-from autograder.grading import _nursery, _verifier_process
-from autograder.grading._verifier_process import VerifierProcess
+from autograder.grading.kernels import _nursery
+from autograder.grading.verification import _verifier_process
+from autograder.grading.verification._verifier_process import VerifierProcess
 
 from browser import wait_until
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from autograder.grading._selfreport import ProblemResult, SelfCheck
-from autograder.grading._watch import changes, watch
+from autograder.grading.selfcheck._selfreport import ProblemResult, SelfCheck
+from autograder.grading.selfcheck._watch import changes, watch
 
 from support import ROOT, VENV_BIN, answered, solution_sources
 

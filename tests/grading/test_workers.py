@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from autograder.grading._runner import SCRATCH, may_start_processes, stop_forkserver
-from autograder.grading._workers import on_this_machine, remove_what_killed_graders_left
+from autograder.grading.batch._runner import SCRATCH, may_start_processes, stop_forkserver
+from autograder.grading.batch._workers import on_this_machine, remove_what_killed_graders_left
 
 pytestmark = pytest.mark.unit
 

@@ -15,7 +15,7 @@ import nbformat
 import pytest
 
 from autograder.checks._errors import lecture_link
-from autograder.grading._colab import repository
+from autograder.grading.authoring._colab import repository
 
 import lecture_runs
 from support import ASSIGNMENTS, LECTURES, ROOT, secret_lines, section_links

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from autograder.grading._colab import repository
+from autograder.grading.authoring._colab import repository
 
 from browser import CHROMIUM, CHROMIUM_ARGS, free_port, require, require_browser, stop, wait_until
 from support import ROOT

@@ -7,6 +7,9 @@ id>_assignsubmission_file_/` (or, with folders turned off, starts each file name
 names the student. Canvas's user ID is the same in every assignment, so one grades file holds a column
 per assignment. Moodle gives each student a new participant ID in each assignment (never one another
 student had), so Moodle gets one grading worksheet per assignment, uploaded on that assignment's page.
+
+nbgrader's plug-ins for both: `LmsCollector` for `nbgrader zip_collect`, `CanvasGrades` and `MoodleGrades` for
+`nbgrader export`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nbgrader.api import MissingEntry
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.plugins import ExportPlugin, FileNameCollectorPlugin
+
+from ..references._seed import graded_with
 
 _CANVAS = re.compile(r"^(?P<name>[^_/]+?)(?:_late)?_(?P<id>\d+)_\d+_(?P<file>[^/]+)$", re.IGNORECASE)
 _MOODLE = re.compile(r"^(?P<name>[^/]+?)_(?P<id>\d+)_assignsubmission_file_/?(?P<file>[^/]+)$")
@@ -116,3 +122,71 @@ def _number(value: float | None) -> str:
 
 def _numeric_first(student: str) -> tuple[int, str]:
     return (int(student), "") if student.isdigit() else (1 << 62, student)
+
+
+class LmsCollector(FileNameCollectorPlugin):
+    """zip_collect: each student's notebook, by the ID in its Canvas or Moodle file name."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._collected: dict[str, str] = {}  # student id -> the file collected for them
+
+    def collect(self, submitted_file: str) -> dict | None:
+        app: Any = self.parent  # nbgrader's ZipCollectApp
+        coursedir = app.coursedir
+        notebook = f"{coursedir.assignment_id}.ipynb"
+        reason = why_skipped(submitted_file, notebook)
+        download = parse(submitted_file)
+        if reason or download is None:
+            self.log.warning("Not collected: %s", reason)
+            return None
+        name, student = Path(submitted_file).name, download.student_id
+        if student in self._collected:
+            self.log.warning(
+                "Not collected: %s: student %s sent more than one notebook; %s is the one collected. To grade "
+                "this one instead, copy it to submitted/%s/%s/%s and autograde with --force.",
+                name, student, self._collected[student], student, coursedir.assignment_id, notebook,
+            )  # fmt: skip
+            return None
+        self._collected[student] = name
+        first, _, last = download.name.rpartition(" ") if download.lms == "moodle" else ("", "", download.name)
+        with Gradebook(coursedir.db_url, coursedir.course_id) as gradebook:
+            gradebook.update_or_create_student(student, first_name=first or None, last_name=last)  # pyright: ignore[reportArgumentType]
+        return {"student_id": student, "file_id": notebook}
+
+
+class CanvasGrades(ExportPlugin):
+    """export: Canvas's gradebook import, a column per graded assignment (`--to`, default canvas-grades.csv)."""
+
+    def export(self, gradebook: Gradebook) -> None:
+        assignments = graded_assignments(gradebook, self.assignment)
+        scores: dict[str, dict[str, float | None]] = {}
+        for assignment in assignments:
+            for student, score in student_scores(gradebook, assignment).items():
+                scores.setdefault(student, {})[assignment] = score
+        dest = Path(self.to or "canvas-grades.csv")
+        write_csv(dest, canvas_rows(scores, student_names(gradebook), assignments))
+        self.log.info("Wrote %s: %d students, %d assignments", dest, len(scores), len(assignments))
+        _say_seeds(self, assignments)
+
+
+class MoodleGrades(ExportPlugin):
+    """export: a Moodle grading worksheet per graded assignment (`--to` names the folder, default .)."""
+
+    def export(self, gradebook: Gradebook) -> None:
+        folder = Path(self.to or ".")
+        folder.mkdir(parents=True, exist_ok=True)
+        for assignment in graded_assignments(gradebook, self.assignment):
+            dest = folder / f"moodle-{assignment}.csv"
+            submitted = {k: v for k, v in student_scores(gradebook, assignment).items() if v is not None}
+            write_csv(dest, moodle_rows(submitted, student_names(gradebook)))
+            self.log.info("Wrote %s: on %s's Moodle page, Upload grading worksheet", dest, assignment)
+            _say_seeds(self, [assignment])
+
+
+def _say_seeds(plugin: ExportPlugin, assignments) -> None:
+    """Log which seed graded each exported assignment that has hidden inputs."""
+    root = Path(getattr(getattr(plugin.parent, "coursedir", None), "root", "."))
+    for assignment in assignments:
+        if seed := graded_with(root, assignment):
+            plugin.log.info("%s was graded with hidden inputs drawn from %s", assignment, seed)

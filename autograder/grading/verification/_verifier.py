@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from .._verified import problems
+from ..._verified import problems
 from ._verifier_process import VerifierProcess
 
 # The verifier times answers against a baseline (seconds each, measured again when slow); a limit for one

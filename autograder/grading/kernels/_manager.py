@@ -35,8 +35,8 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from traitlets import DottedObjectName, List, Type, Unicode
 
-from .. import _sandbox
-from .._sandbox import SCRATCH
+from ... import _sandbox
+from ..._sandbox import SCRATCH
 from ._nursery import PRELOAD, NurseryError, nursery_for
 
 _said_cold = _said_unwalled = False

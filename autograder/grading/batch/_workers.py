@@ -13,10 +13,10 @@ from typing import cast
 
 import psutil
 
+from ..verification._verification import verify_ahead
+from ..verification._verifier import verifier_for
 from ._convert import GradingError
 from ._runner import SCRATCH, WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
-from ._verification import verify_ahead
-from ._verifier import verifier_for
 
 # Runs one sanitized notebook (JSON text) with nbgrader's Execute settings, in a folder.
 Runner = Callable[[str, dict, str], Execution]

@@ -1,24 +1,4 @@
-"""nbgrader preprocessors this course plugs in (`nbgrader_config.py`).
-
-- `RefuseTampering`, in the autograde sanitize step: a student-editable cell that reaches
-  for the grader's tools is not run; its source becomes an error saying why.
-- `ShortenTestErrors`, in feedback: IPython tracebacks quote the lines around the failing
-  call, so a hidden test that raises would show its own code even after nbgrader's
-  `ClearHiddenTests` blanks the cell (jupyter/nbgrader#917). Only the error's name and
-  message, what the student acts on, are kept.
-- `WarmExecute`, in the autograde step: nbgrader's `Execute`, with kernels forked warm
-  (`kernels.py`).
-- `HandOver`, in the sanitize step, and `Verify`, right after `Execute`: the verified answers leave
-  the kernel as exported programs, and a process that runs no student code decides their test
-  cells (`_verification.py`).
-- `OwnResultsOnly`, right after `Verify`: a value the student's code shows in a test cell is never read as
-  its score (`_scores.py`).
-- `LmsCollector`, for `nbgrader zip_collect`: a Canvas or Moodle download goes into
-  `submitted/<LMS id>/`; a file whose owner cannot be told, a non-notebook and a second
-  notebook from one student are each reported, never dropped silently.
-- `CanvasGrades` and `MoodleGrades`, for `nbgrader export --exporter=...`: the CSV the LMS's
-  grade import reads (`_lms.py`).
-"""
+"""The nbgrader preprocessors this course plugs in: what happens to a notebook in autograde and in feedback."""
 
 from __future__ import annotations
 
@@ -26,28 +6,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from nbgrader.api import Gradebook
-from nbgrader.plugins import ExportPlugin, FileNameCollectorPlugin
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Bool
 
-from .._config import PROTECTED, environment_with
-from .._verified import problems
-from ._lms import (
-    canvas_rows,
-    graded_assignments,
-    moodle_rows,
-    parse,
-    student_names,
-    student_scores,
-    why_skipped,
-    write_csv,
-)
-from ._schema import check_each_schema_once
-from ._scores import own_results_only
-from ._seed import for_grading, graded_with, remember
-from ._tampering import imported_names, refusal, tampering
-from ._verification import (
+from ..._config import PROTECTED, environment_with
+from ..._verified import problems
+from ..kernels._manager import WarmKernelManager
+from ..references._seed import for_grading, remember
+from ..verification._verification import (
     add_hand_overs,
     apply_verdicts,
     borrow,
@@ -56,9 +22,8 @@ from ._verification import (
     verdicts,
     verify_as_handed,
 )
-from .kernels import WarmKernelManager
-
-check_each_schema_once()  # every grading path reads this module: nbgrader_config.py imports it
+from ._scores import own_results_only
+from ._tampering import imported_names, refusal, tampering
 
 
 class RefuseTampering(NbGraderPreprocessor):
@@ -98,80 +63,12 @@ class ShortenTestErrors(NbGraderPreprocessor):
         return cell, resources
 
 
-class LmsCollector(FileNameCollectorPlugin):
-    """zip_collect: each student's notebook, by the ID in its Canvas or Moodle file name."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._collected: dict[str, str] = {}  # student id -> the file collected for them
-
-    def collect(self, submitted_file: str) -> dict | None:
-        app: Any = self.parent  # nbgrader's ZipCollectApp
-        coursedir = app.coursedir
-        notebook = f"{coursedir.assignment_id}.ipynb"
-        reason = why_skipped(submitted_file, notebook)
-        download = parse(submitted_file)
-        if reason or download is None:
-            self.log.warning("Not collected: %s", reason)
-            return None
-        name, student = Path(submitted_file).name, download.student_id
-        if student in self._collected:
-            self.log.warning(
-                "Not collected: %s: student %s sent more than one notebook; %s is the one collected. To grade "
-                "this one instead, copy it to submitted/%s/%s/%s and autograde with --force.",
-                name, student, self._collected[student], student, coursedir.assignment_id, notebook,
-            )  # fmt: skip
-            return None
-        self._collected[student] = name
-        first, _, last = download.name.rpartition(" ") if download.lms == "moodle" else ("", "", download.name)
-        with Gradebook(coursedir.db_url, coursedir.course_id) as gradebook:
-            gradebook.update_or_create_student(student, first_name=first or None, last_name=last)  # pyright: ignore[reportArgumentType]
-        return {"student_id": student, "file_id": notebook}
-
-
-class CanvasGrades(ExportPlugin):
-    """export: Canvas's gradebook import, a column per graded assignment (`--to`, default canvas-grades.csv)."""
-
-    def export(self, gradebook: Gradebook) -> None:
-        assignments = graded_assignments(gradebook, self.assignment)
-        scores: dict[str, dict[str, float | None]] = {}
-        for assignment in assignments:
-            for student, score in student_scores(gradebook, assignment).items():
-                scores.setdefault(student, {})[assignment] = score
-        dest = Path(self.to or "canvas-grades.csv")
-        write_csv(dest, canvas_rows(scores, student_names(gradebook), assignments))
-        self.log.info("Wrote %s: %d students, %d assignments", dest, len(scores), len(assignments))
-        _say_seeds(self, assignments)
-
-
-class MoodleGrades(ExportPlugin):
-    """export: a Moodle grading worksheet per graded assignment (`--to` names the folder, default .)."""
-
-    def export(self, gradebook: Gradebook) -> None:
-        folder = Path(self.to or ".")
-        folder.mkdir(parents=True, exist_ok=True)
-        for assignment in graded_assignments(gradebook, self.assignment):
-            dest = folder / f"moodle-{assignment}.csv"
-            submitted = {k: v for k, v in student_scores(gradebook, assignment).items() if v is not None}
-            write_csv(dest, moodle_rows(submitted, student_names(gradebook)))
-            self.log.info("Wrote %s: on %s's Moodle page, Upload grading worksheet", dest, assignment)
-            _say_seeds(self, [assignment])
-
-
-def _say_seeds(plugin: ExportPlugin, assignments) -> None:
-    """Log which seed graded each exported assignment that has hidden inputs."""
-    root = Path(getattr(getattr(plugin.parent, "coursedir", None), "root", "."))
-    for assignment in assignments:
-        if seed := graded_with(root, assignment):
-            plugin.log.info("%s was graded with hidden inputs drawn from %s", assignment, seed)
-
-
 # Where `WarmExecute` leaves the verifier it started for `Verify`, in the resources both steps are given.
 _STARTED = "jax_course_verifier"
 
 
 def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, Any]:
-    """The course root and the seed that grades this notebook (`_seed.py`), for a step nbgrader's
+    """The course root and the seed that grades this notebook (`references/_seed.py`), for a step nbgrader's
     converter registered through its exporter (whose parent knows the course's folders)."""
     course = getattr(getattr(step.parent, "parent", None), "coursedir", None)
     assignment = (resources or {}).get("nbgrader", {}).get("assignment")
@@ -183,7 +80,7 @@ def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, 
 
 class WarmExecute(Execute):
     """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class), whose
-    kernels draw hidden inputs from the grading seed (`_seed.py`), never the public one silently."""
+    kernels draw hidden inputs from the grading seed (`references/_seed.py`), never the public one silently."""
 
     verify_while_running = Bool(
         False,

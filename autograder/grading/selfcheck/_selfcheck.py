@@ -20,7 +20,7 @@ from pathlib import Path
 
 from traitlets.config.loader import PyFileConfigLoader
 
-from .._config import (
+from ..._config import (
     DEFAULT_SEED,
     GRADER_SEED,
     GUARD_ARGUMENTS,
@@ -28,9 +28,9 @@ from .._config import (
     TIMING,
     environment_with,
 )
-from . import _nursery
+from ..kernels import _nursery
+from ..references._references import package_tests
 from ._calibrate import decide_timing
-from ._references import package_tests
 from ._released import generated, user_cache
 from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
 
@@ -120,9 +120,11 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
         with environment_with(env), _quiet_streams():
             api = NbGraderAPI(config=config)
             release = course / config.CourseDirectory.get("release_directory", "release") / assignment
-            generated(course, root, assignment, release, user_cache(env), lambda: _succeeded(
-                api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment"
-            ))  # fmt: skip
+
+            def generate() -> None:  # unless an earlier check generated these solutions
+                _succeeded(api.generate_assignment(assignment, force=True, create=True), "Preparing the assignment")
+
+            generated(course, root, assignment, release, user_cache(env), generate)
             _succeeded(api.autograde(assignment, "you", force=True, create=True), "Grading")
         graded = json.loads((course / "autograded" / "you" / assignment / f"{assignment}.ipynb").read_text())
         with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
@@ -133,12 +135,12 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
 
 def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, dict] | None) -> list[ProblemResult]:
     """Run the notebook as it is, its test cells replaced by the package's (hidden tests included), and its
-    verified answers judged by the verifier, as grading judges them (`_verification.py`)."""
+    verified answers judged by the verifier, as grading judges them (`verification/`)."""
     import nbclient
     import nbformat
 
-    from ._verification import add_hand_overs, apply_verdicts, take_hand_overs, verify_as_handed
-    from ._verifier import verifier_for
+    from ..verification._verification import add_hand_overs, apply_verdicts, take_hand_overs, verify_as_handed
+    from ..verification._verifier import verifier_for
 
     nb = nbformat.read(notebook, as_version=4)
     assignment, tests = found or ("", {})
@@ -146,7 +148,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id in tests and cell.metadata["nbgrader"].get("grade"):
             cell.source = tests[grade_id]
-    from .kernels import WarmKernelManager
+    from ..kernels._manager import WarmKernelManager
 
     client = nbclient.NotebookClient(
         nb,
@@ -187,7 +189,7 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
     mode, reason = decide_timing()
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     # Hidden inputs from the public seed, compared with the package's references recorded with it, whatever
-    # the shell sets: grading draws them from the course's own seed (`_seed.py`), which students never see.
+    # the shell sets: grading draws them from the course's own seed (`references/_seed.py`), which students never see.
     env = {
         **os.environ,
         TIMING: mode,

@@ -26,7 +26,7 @@ class Outcome:
     problems: dict[str, list[float]] = field(default_factory=dict)  # grade_id -> [score, max]
     seconds: float = 0.0
     fingerprint: str = ""
-    seed: int | None = None  # of its hidden inputs (`_seed.py`); None where the assignment has none
+    seed: int | None = None  # of its hidden inputs (`references/_seed.py`); None where the assignment has none
 
 
 def fingerprint(folder: Path) -> str:

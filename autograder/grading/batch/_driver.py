@@ -20,7 +20,7 @@ from nbgrader.preprocessors import Execute
 from traitlets.config import Config
 from traitlets.utils.importstring import import_item
 
-from . import _nursery
+from ..kernels import _nursery
 
 _PR_SET_CHILD_SUBREAPER = 36
 

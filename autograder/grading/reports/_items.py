@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._selfreport import read_results, reread_of
+from ..selfcheck._selfreport import read_results, reread_of
 
 # Below this, a test does not tell strong submissions from weak ones: check the test, or the teaching.
 WEAK_DISCRIMINATION = 0.1

@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 from packaging.requirements import Requirement
 
-from .._config import PIP_SOURCE
+from ..._config import PIP_SOURCE
 
 BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
 SETUP_MARK = "#@title Setup"

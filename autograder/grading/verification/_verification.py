@@ -18,8 +18,8 @@ from typing import Any
 import nbformat
 from nbformat.v4 import new_code_cell, new_output
 
-from .._config import GRADER_SEED, REFERENCES, TIMING
-from .._verified import CELL_KEY, MIME, hand_over_source, problems
+from ..._config import GRADER_SEED, REFERENCES, TIMING
+from ..._verified import CELL_KEY, MIME, hand_over_source, problems
 from ._verifier import Verifier, borrow, give_back
 
 # What one notebook may hand over in all: a good answer's programs are kilobytes.

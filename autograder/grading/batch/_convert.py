@@ -1,6 +1,6 @@
 """nbgrader's Autograde converter, with execution left to the caller (`_run.py`).
 
-This module, and `_schema.py` for one module global, use nbgrader's private internals (`_format_source`,
+This module, and `plugins/_schema.py` for one module global, use nbgrader's private internals (`_format_source`,
 `_sanitizing`, `exporter._preprocessors`, ...), which is why nbgrader is pinned exactly
 (`nbgrader==0.9.6` in pyproject.toml): every step below is nbgrader's own code, called
 in the order its `autograde` calls it, but with the notebook run elsewhere in between.

@@ -16,7 +16,7 @@ import tempfile
 import traceback
 from collections.abc import Iterator
 
-from .. import _sandbox
+from ... import _sandbox
 
 # debugpy, imported with ipykernel's debugger where nothing keeps it out (a grading driver's forkserver imports
 # the kernels' libraries as they are), warns on stderr about Python's frozen modules as it loads: the

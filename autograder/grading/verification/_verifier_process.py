@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 
-from ._nursery import NurseryError, nursery_for
+from ..kernels._nursery import NurseryError, nursery_for
 
 MODULE = "autograder.verifying"
 

@@ -22,7 +22,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._config import (
+from ..._config import (
     GRADER_SEED,
     REFERENCES,
     SECRET_BITS,

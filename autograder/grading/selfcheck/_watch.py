@@ -2,7 +2,7 @@
 
 The first check prints the whole report; each later one prints a line for every test whose verdict
 changed (or says that none did). Every check still runs in a fresh kernel, forked from the nursery
-this process keeps (`kernels.py`), so a check costs the notebook's own time and little more.
+this process keeps (`kernels/`), so a check costs the notebook's own time and little more.
 """
 
 from __future__ import annotations

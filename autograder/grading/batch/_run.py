@@ -22,11 +22,11 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from ..references._seed import GradingSeed, for_grading, remember
 from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
 from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
-from ._seed import GradingSeed, for_grading, remember
 from ._workers import Runner, execute_all, on_cluster, on_this_machine
 
 

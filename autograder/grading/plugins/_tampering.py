@@ -1,6 +1,6 @@
 """Reading a student's cells for code that reaches for the grader's tools (without running it).
 
-Used by the `RefuseTampering` preprocessor (`plugins.py`): a cell that replaces a module's
+Used by the `RefuseTampering` preprocessor (`_preprocessors.py`): a cell that replaces a module's
 function, touches builtins or `sys.modules`, ends or signals processes, or runs code from
 strings is not run. What is and is not defended: autograder/INTEGRITY.md.
 """

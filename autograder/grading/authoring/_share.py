@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._verified import Call, in_the_kernel, problems
+from ..._verified import Call, in_the_kernel, problems
 
 START, END = "<!-- verified: begin (jax-course verified --update) -->", "<!-- verified: end -->"
 

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .._config import (
+from ..._config import (
     GRADER_SEED,
     PACKAGE_REFERENCES,
     RECORD_REFERENCES,
@@ -83,7 +83,7 @@ def _record(notebook: Path, assignment: str, into: Path, timeout: int, required:
     import nbclient
     import nbformat
 
-    from ._verification import add_hand_overs
+    from ..verification._verification import add_hand_overs
 
     # The hand-over cells record the outputs that only the verifier compares (`autograder/verified/`).
     nb = add_hand_overs(nbformat.read(notebook, as_version=4), assignment)

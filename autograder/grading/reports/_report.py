@@ -11,9 +11,9 @@ from pathlib import Path
 import jinja2
 from rich.table import Table
 
+from ..batch._ledger import Outcome, write_atomically
+from ..batch._run import GradingRun
 from ._items import WEAK_DISCRIMINATION, ItemAnalysis, analyse
-from ._ledger import Outcome, write_atomically
-from ._run import GradingRun
 
 _TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent), autoescape=True)
 

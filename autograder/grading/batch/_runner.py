@@ -27,10 +27,10 @@ from pathlib import Path
 
 import psutil
 
-from .._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
-from .._sandbox import SCRATCH
+from ..._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
+from ..._sandbox import SCRATCH
+from ..kernels._nursery import PRELOAD
 from . import _driver
-from ._nursery import PRELOAD
 
 # Each worker's kernel computes on one core: workers that fight over cores make timing
 # checks (ratios measured in one process) unfair. XLA honours these flags on CPU.
@@ -128,7 +128,8 @@ def _proportional_bytes(process: psutil.Process) -> int:
 
 def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Event | None) -> str | None:
     """Wait for `child` to end; the reason to stop it early, if one comes first."""
-    start, tree = time.monotonic(), psutil.Process(child.pid)
+    start = time.monotonic()
+    tree = psutil.Process(child.pid)
     while True:
         if _ended(child, _POLL_SECONDS):
             return None

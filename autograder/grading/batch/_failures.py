@@ -12,8 +12,6 @@ from nbformat.reader import NotJSONError
 from nbgrader import utils
 from nbgrader.nbgraderformat import SchemaTooNewError, SchemaTooOldError
 
-from ._tampering import shadowing
-
 
 class SubmissionError(Exception):
     """One submission cannot be graded (a bad timestamp, say): the message says why and what to do."""
@@ -86,6 +84,9 @@ def report_notes(folder: Path, prepared: list[tuple[str, str]], expected: list[s
     """As one line: notebooks not handed in (to `folder`), what the sanitize step refused to run
     (`RefuseTampering`, in the `prepared` notebooks), handed-in files that were not importable
     (`shadowing`) and nbgrader's `warnings`."""
+    # Imported here: importing plugins/ loads every plug-in, which a batch has by now (nbgrader_config.py).
+    from ..plugins._tampering import shadowing
+
     found = []
     for _, text in prepared:
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from .._config import TIMING, timing_mode, timing_set
+from ..._config import TIMING, timing_mode, timing_set
 
 
 def calibrate(repeats: int = 7) -> float:
