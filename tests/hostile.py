@@ -481,6 +481,28 @@ CASES.update(
         for what, code in _SHOWN.items()
     }
 )
+# Not an attack: what an honest answer may do inside its walls (plot, print, warn, write a file in its folder or a
+# temporary one) costs no point.
+_HONEST_EXTRAS = """
+import matplotlib.pyplot as plt, tempfile, warnings
+plt.plot([0, 1], [1, 0])
+plt.title("my own figure")
+plt.savefig("mine.png")
+plt.show()
+print("my progress")
+warnings.warn("my own warning")
+with open("notes.txt", "w") as notes:
+    notes.write("mine")
+with tempfile.NamedTemporaryFile() as scratch:
+    scratch.write(b"x")
+"""
+CASES["its right answers plot, print, warn and write files (01_arrays)"] = dict(
+    assignment=VERIFIED_ASSIGNMENT,
+    answers={**_VERIFIED_REFERENCE, "standardize": _VERIFIED_REFERENCE["standardize"] + "\n" + _HONEST_EXTRAS},
+    deserved=sum(_VERIFIED_POINTS.values()),
+    stock_gets=sum(_VERIFIED_POINTS.values()),
+    ours_gets=sum(_VERIFIED_POINTS.values()),
+)
 # Not an attack: the reference answers with a module of the student's own, written and imported, keep every point.
 CASES["its own module, written and imported, with right answers (01_arrays)"] = dict(
     assignment=VERIFIED_ASSIGNMENT,
