@@ -47,6 +47,7 @@ KERNELS = {
     "accumulate": ((TALL, TALL), {}),
     "flash_attention": ((HEAD, HEAD, HEAD), {}),
     "matmul_loop": ((SQUARE, SQUARE), {}),
+    "flash_attention_loop": ((HEAD, HEAD, HEAD), {}),
 }
 # Those that carry a sum from program to program: TPU kernels, whose grid runs in order.
 SEQUENTIAL = {"matmul", "flash_attention"}
