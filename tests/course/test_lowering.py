@@ -44,13 +44,14 @@ KERNELS = {
     "add_short_grid": ((SQUARE, SQUARE), {}),
     "softmax_rows": ((SQUARE,), {}),
     "matmul": ((SQUARE, SQUARE), {}),
+    "sum_blocks": ((TALL,), {"semantics": ("arbitrary",), "interpret": False}),
     "accumulate": ((TALL, TALL), {}),
     "flash_attention": ((HEAD, HEAD, HEAD), {}),
     "matmul_loop": ((SQUARE, SQUARE), {}),
     "flash_attention_loop": ((HEAD, HEAD, HEAD), {}),
 }
 # Those that carry a sum from program to program: TPU kernels, whose grid runs in order.
-SEQUENTIAL = {"matmul", "flash_attention"}
+SEQUENTIAL = {"matmul", "sum_blocks", "flash_attention"}
 # Triton's lowering asks which GPU it lowers for (its compute capability); none is here, so name one.
 H100 = AbstractDevice(device_kind="NVIDIA H100", num_cores=132, platform="gpu")
 ON_AN_H100 = AbstractMesh((1,), ("x",), abstract_device=H100)
