@@ -8,8 +8,6 @@ import nbclient
 import nbformat
 import pytest
 
-from autograder.grading.kernels._manager import WarmKernelManager
-
 import lecture_runs
 from support import ASSIGNMENTS, LECTURES, ROOT, make_course, secret_lines, section_links
 
@@ -76,17 +74,28 @@ def test_exercises_contain_no_solution_or_hidden_test(assignment):
     assert not leaked, f"exercises/{assignment} shows: {leaked[:3]}"
 
 
+def _coloured(output) -> bool:
+    """Whether the site shows this output as text with ANSI colour codes: a stream, or plain text with nothing
+    richer beside it (a picture with an HTML form, such as rich's sharding pictures, is shown as HTML).
+    Tracebacks are highlighted by the site, not shown with their codes."""
+    if output.output_type == "stream":
+        return "\x1b[" in output.text
+    data = output.get("data", {})
+    return set(data) == {"text/plain"} and "\x1b[" in data["text/plain"]
+
+
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", LECTURES, ids=_relative)
 def test_lecture_runs_top_to_bottom(path, capsys):
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    # A fresh kernel per lecture, forked warm, as every grading path starts its kernels.
+    # A fresh kernel per lecture, started cold, as Jupyter, Colab and a site build without this run start one:
+    # the site shows this run. (A kernel forked warm for grading imported JAX before IPython, so JAX prints
+    # as outside a notebook: its jaxprs come without the colours a reader's kernel gives them.)
     nbclient.NotebookClient(
         nb,
         timeout=300,
         kernel_name="python3",
-        kernel_manager_class=WarmKernelManager,
         record_timing=False,
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
@@ -101,6 +110,10 @@ def test_lecture_runs_top_to_bottom(path, capsys):
         if o.output_type == "error"
     ]
     assert not errors
+    # A reader's kernel colours some printed text with ANSI codes (a jaxpr printed as it is): the site shows
+    # them as coloured text whose contrast fails WCAG (axe-core, tests/site), so lectures print without colour.
+    coloured = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and any(map(_coloured, c.outputs))]
+    assert not coloured, f"cells {coloured} print ANSI colour codes: e.g. jaxpr.pretty_print(use_color=False)"
     # A tag left on a cell that no longer fails would mislead the reader.
     for cell in nb.cells:
         if "raises-exception" in cell.metadata.get("tags", []):
