@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from autograder._verified import in_the_kernel, problems
+from autograder._verified import Call, Problem, in_the_kernel, problems
 from autograder.grading._cli import main
-from autograder.grading._share import graded_tests, in_integrity, share_table
+from autograder.grading._share import _how, graded_tests, in_integrity, share_table
 
 from support import ROOT, test_points
 
@@ -33,3 +35,14 @@ def test_the_command_prints_each_sets_share(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert main(["verified"]) == 0
     assert "| 01_arrays | 10 of 11 | 91% |" in capsys.readouterr().out
+
+
+def test_a_rule_kept_only_in_the_kernel_is_named_beside_how_the_test_is_verified():
+    call = Call(what="f on a hidden input", args=())
+    plain = Problem(grade_id="test_f", function="f", draws_from="x/f", section="01#F", calls=(call,))
+    ruled = replace(plain, kernel_rule="that f does not call g: both compile to the same operations")
+    assert _how(plain) == "values on 1 hidden input"
+    assert _how(ruled) == (
+        "values on 1 hidden input; rule kept only in the kernel: that f does not call g: both compile to the same "
+        "operations"
+    )
