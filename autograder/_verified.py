@@ -7,6 +7,10 @@ verifier to know what to run. It needs neither JAX nor nbgrader. Each table is a
     function = "softmax"                     # the student's function, by name
     draws_from = "01_arrays/softmax"         # the hidden test's generator: the verifier draws what it draws
     section = "01#Numerically stable softmax"
+    kernel_rule = "that softmax does not call jax.nn.softmax: ..."  # a rule the test cell enforces that no
+    #   exported program shows, and why: the verifier decides the values, the rule is kept in the kernel alone
+    #   (INTEGRITY.md's table says so), where code hidden in a module the answer imports can disarm it. A rule
+    #   the program shows belongs in the calls instead (requires, forbids, max_ops, max_elements, sharding).
 
     [[test_softmax.call]]                    # one exported program per call, at these shapes and dtypes
     what = "softmax on a hidden input"
@@ -87,6 +91,7 @@ class Problem:
     calls: tuple[Call, ...]
     hint: str | None = None
     define: str = ""
+    kernel_rule: str | None = None  # a rule of the test cell that only the kernel enforces, and why
 
 
 _DRAWS = ("normal", "integers", "uniform", "key")

@@ -543,3 +543,69 @@ def write_submission(course, case: str) -> None:
     for name, text in spec.get("files", {}).items():
         (path.parent / name).parent.mkdir(parents=True, exist_ok=True)
         (path.parent / name).write_text(text)
+
+
+# --- Rules that only the kernel enforced (issue 52) -----------------------------------------------------------------
+# A module the answer writes and imports disarms the kernel's checks, and an answer gives the right values by the
+# route its test rules out. Where the exported program shows the rule (an unrolled loop's operation count, an
+# operation the test forbids), the verifier fails it too, so each case loses that test's points, and only those,
+# in both pipelines. Rules no program shows are named in INTEGRITY.md's table as kept only in the kernel
+# (`kernel_rule` in autograder/verified/); no case here claims them. Unlike `_DISARM`, this module leaves the
+# hand-over alone: the answers reach the verifier, which decides.
+_DISARM_CHECKS = """import sys
+
+import autograder
+
+for name, module in list(sys.modules.items()):
+    if name == "autograder" or name.startswith("autograder."):
+        for attr in set(vars(module)) | set(getattr(module, "__all__", ())):
+            if attr.startswith("check"):
+                setattr(module, attr, lambda *a, **k: None)
+"""
+_IMPORT_DISARM_CHECKS = f"\nopen('disarm_checks.py', 'w').write({_DISARM_CHECKS!r})\nimport disarm_checks\n"
+
+
+def _forbidden_route(assignment: str, first: str, answers: dict[str, str], lost: set[str]) -> dict:
+    """A submission to `assignment`: the reference, `answers` instead, the checks disarmed from the answer cell
+    `first`; it must get exactly the points of every test but those `lost`."""
+    reference, points = solution_sources(assignment), test_points(assignment)
+    answers = {**reference, **answers}
+    answers[first] += _IMPORT_DISARM_CHECKS
+    deserved = sum(points.values()) - sum(points[test] for test in lost)
+    case = dict(answers=answers, deserved=deserved, stock_gets=deserved, ours_gets=deserved)
+    return case if assignment == ASSIGNMENT else {**case, "assignment": assignment}
+
+
+# The catalogue's own set: affine as a loop over W's rows has slices and a stack the test forbids.
+_ROW_LOOP_AFFINE = VARIANTS[ASSIGNMENT]["affine_row_loop"]["answers"]["affine"]
+# A Python loop for the recurrence, fast on Python numbers (the eager .at[].set loop takes seconds at the timed
+# length): traced for n = 100, it repeats its step in about 400 operations, where the test allows 200.
+_LIST_LOOP_RECURRENCE = """def recurrence(a0, a1, c1, c2, n):
+    values = [a0, a1]
+    for _ in range(n - 2):
+        values.append(c1 * values[-1] + c2 * values[-2])
+    return jnp.array(values, dtype=jnp.float32)
+"""
+_SORTED_SOFTMAX = """def softmax(x):
+    e = jnp.exp(x - jnp.sort(x, axis=-1)[..., -1:])
+    return e / jnp.sum(e, axis=-1, keepdims=True)
+"""
+CASES.update(
+    {
+        "the checks disarmed, pairwise_sq_dists as a loop over rows (01_arrays)": _forbidden_route(
+            VERIFIED_ASSIGNMENT,
+            "standardize",
+            {"pairwise": VARIANTS[VERIFIED_ASSIGNMENT]["pairwise_row_loop"]["answers"]["pairwise"]},
+            {"test_pairwise", "test_pairwise_speed"},
+        ),
+        "the checks disarmed, a stable softmax whose maximum comes from a sort (01_arrays)": _forbidden_route(
+            VERIFIED_ASSIGNMENT, "standardize", {"softmax": _SORTED_SOFTMAX}, {"test_softmax_stable"}
+        ),
+        "the checks disarmed, recurrence as a Python loop (04_jit)": _forbidden_route(
+            TIMED_ASSIGNMENT, "logistic", {"recurrence": _LIST_LOOP_RECURRENCE}, {"test_recurrence_structure"}
+        ),
+        "the checks disarmed, affine as a loop over rows (03_tracing)": _forbidden_route(
+            ASSIGNMENT, "affine", {"affine": _ROW_LOOP_AFFINE}, {"test_affine_jaxpr"}
+        ),
+    }
+)

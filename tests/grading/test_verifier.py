@@ -18,12 +18,12 @@ pytestmark = pytest.mark.unit
 
 
 def _handed(**functions) -> dict:
-    """What set 01's hand-over cells would display for these answers (by grade id), first call only."""
+    """What set 01's hand-over cells would display for these answers (by grade id)."""
     handed = {}
     for grade_id, function in functions.items():
         problem = problems("01_arrays")[grade_id]
-        answer = _hand_over.answer(problem, problem.calls[0], {problem.function: function})
-        handed[grade_id] = [{"program": _hand_over.exported(answer, problem.calls[0])}]
+        answers = [(_hand_over.answer(problem, call, {problem.function: function}), call) for call in problem.calls]
+        handed[grade_id] = [{"program": _hand_over.exported(answer, call)} for answer, call in answers]
     return handed
 
 
