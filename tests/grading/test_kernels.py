@@ -194,3 +194,36 @@ def test_a_graded_notebook_runs_in_a_kernel_forked_in_its_own_folder(tmp_path):
     report = json.loads(cells[1].outputs[0]["text"])
     assert report["forked"] and report["cwd"] == str(folder) and report["guarded"]
     assert report["blas_threads"] == THREAD_LIMITS["OPENBLAS_NUM_THREADS"]
+
+
+WALLED_REPORT = """\
+import json, os, tempfile
+home = os.path.expanduser("~")
+wrote = {}
+for where, folder in (("home", home), ("temporary", tempfile.gettempdir()), ("own", os.getcwd())):
+    with open(os.path.join(folder, "mine.txt"), "w") as file:
+        wrote[where] = file.write("x")
+print(json.dumps({"home": home, "temporary": tempfile.gettempdir(), "wrote": wrote}))
+"""
+
+
+@pytest.mark.skipif(not kernels._sandbox.abi(), reason="this system has no Landlock")
+def test_a_walled_kernel_has_a_home_and_temporary_folder_of_its_own_that_go_with_it(tmp_path):
+    (tmp_path / "course").mkdir()
+    own = tmp_path / "submission"
+    own.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(WALLED_REPORT)])
+    client = NotebookClient(
+        nb,
+        timeout=120,
+        kernel_manager_class=kernels.WarmKernelManager,
+        extra_arguments=GUARD_ARGUMENTS,
+        resources={"metadata": {"path": str(own)}},
+    )
+    client.execute(env={**os.environ, "JAXCOURSE_PROTECTED": str(tmp_path / "course")})
+    found = json.loads(nb.cells[0].outputs[0]["text"])
+    # Its HOME and temporary folder are one throw-away folder, not the grader's; it wrote there and in its own.
+    assert found["home"] == found["temporary"] != os.path.expanduser("~")
+    assert found["wrote"] == {"home": 1, "temporary": 1, "own": 1} and (own / "mine.txt").exists()
+    assert os.path.basename(found["home"]).startswith(f"jax-course-grade-{os.getpid()}-kernel-")
+    assert not os.path.exists(found["home"]), "the kernel's throw-away folder outlived it"

@@ -89,6 +89,7 @@ class WarmKernelManager(AsyncKernelManager):
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:
         walls = _walls(kw, kernel_cmd, self.log)
+        self._remove_scratch()  # a restarted kernel's, if any: each start gets an empty one
         if walls is not None:
             self._scratch = tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-kernel-")
             kw["env"] = _walled_environment(dict(kw.get("env") or os.environ), self._scratch)
@@ -108,7 +109,12 @@ class WarmKernelManager(AsyncKernelManager):
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
-        if not restart and self._scratch is not None:  # no link in it (`_sandbox.py`), nothing it holds is followed
+        if not restart:
+            self._remove_scratch()
+
+    def _remove_scratch(self) -> None:
+        """The kernel's throw-away folder, gone with it (`rmtree` removes a link the kernel left, never follows it)."""
+        if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
 
