@@ -65,6 +65,17 @@ def test_walls_come_only_from_a_protected_folder_and_grant_the_kernels_own(tmp_p
     assert str(tmp_path / "refs") in walls["read"] and sys.prefix in walls["read"]
 
 
+def _walled(walls: dict, script: str, *args, cwd: Path) -> dict:
+    """What `script` (run with `args`) prints as JSON, walled in the script form, as a kernel started cold is."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-m", "autograder._sandbox", json.dumps(walls), sys.executable, "-c", script,
+         *map(str, args)],
+        cwd=cwd, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 _SNOOP = """
 import os, sys
 found = {}
@@ -90,13 +101,7 @@ def test_a_walled_process_reads_its_own_and_not_the_courses_nor_another_processs
     submission = course / "autograded" / "ada" / "ps1"
     walls = {"protected": [str(course)], "read": [sys.prefix], "write": [str(submission)]}
     wanted = [str(course / "grader_seed.txt"), str(submission / "data.csv"), f"/proc/{os.getpid()}/environ"]
-    done = subprocess.run(
-        [sys.executable, "-I", "-m", "autograder._sandbox", json.dumps(walls), sys.executable, "-c",
-         "import json\n" + _SNOOP, *wanted],
-        cwd=submission, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout)
+    found = _walled(walls, "import json\n" + _SNOOP, *wanted, cwd=submission)
     assert found == {wanted[0]: "PermissionError", wanted[1]: "read", wanted[2]: "PermissionError", "write": "ok"}
     assert (submission / "written.txt").read_text() == "mine"
 
@@ -139,13 +144,9 @@ def test_a_walled_process_signals_and_connects_to_nothing_beyond_its_walls(tmp_p
         abstract.listen()
         walls = {"protected": [str(tmp_path / "course")], "read": [sys.prefix], "write": [str(tmp_path)],
                  "ports": [0, allowed]}  # fmt: skip
-        done = subprocess.run(
-            [sys.executable, "-I", "-m", "autograder._sandbox", json.dumps(walls), sys.executable, "-c", _REACH,
-             str(os.getpid()), str(listening.getsockname()[1]), str(allowed), str(other), name],
-            cwd=tmp_path, capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {
+        port = listening.getsockname()[1]
+        found = _walled(walls, _REACH, os.getpid(), port, allowed, other, name, cwd=tmp_path)
+    assert found == {
         "signals the process that started it": "PermissionError",
         "signals itself": "ok",
         "connects to a TCP port": "PermissionError",
@@ -188,13 +189,7 @@ def test_a_walled_process_writes_only_its_folder_and_throw_away_folder_and_links
     elsewhere.mkdir()
     (elsewhere / "config.py").write_text("# the instructor's\n")
     walls = {"protected": [str(course)], "read": [sys.prefix], "write": [str(submission)], "scratch": [str(scratch)]}
-    done = subprocess.run(
-        [sys.executable, "-I", "-m", "autograder._sandbox", json.dumps(walls), sys.executable, "-c", _WRITES,
-         str(submission), str(scratch), str(elsewhere)],
-        cwd=submission, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {
+    assert _walled(walls, _WRITES, submission, scratch, elsewhere, cwd=submission) == {
         "writes a file in its folder": "ok",
         "writes a file in its throw-away folder": "ok",
         "links there": "ok",

@@ -39,7 +39,8 @@ print(json.dumps({
 LEAVE = "left_behind = 1\nimport json\njson.left_behind = 1\nimport jax.numpy as jnp\nfloat(jnp.ones(3).sum())"
 
 
-def _run(tmp_path, *sources: str) -> dict:
+def _run(tmp_path, *sources: str, **env: str) -> dict:
+    """What the last of `sources` prints as JSON, run in a warm kernel in `tmp_path` with `env` added."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in sources])
     client = NotebookClient(
         nb,
@@ -48,7 +49,7 @@ def _run(tmp_path, *sources: str) -> dict:
         extra_arguments=GUARD_ARGUMENTS,
         resources={"metadata": {"path": str(tmp_path)}},
     )
-    client.execute(env={**os.environ, "JAXCOURSE_TEST_MARK": "mine"})
+    client.execute(env={**os.environ, "JAXCOURSE_TEST_MARK": "mine", **env})
     return json.loads(nb.cells[-1].outputs[0]["text"])
 
 
@@ -212,16 +213,7 @@ def test_a_walled_kernel_has_a_home_and_temporary_folder_of_its_own_that_go_with
     (tmp_path / "course").mkdir()
     own = tmp_path / "submission"
     own.mkdir()
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(WALLED_REPORT)])
-    client = NotebookClient(
-        nb,
-        timeout=120,
-        kernel_manager_class=kernels.WarmKernelManager,
-        extra_arguments=GUARD_ARGUMENTS,
-        resources={"metadata": {"path": str(own)}},
-    )
-    client.execute(env={**os.environ, "JAXCOURSE_PROTECTED": str(tmp_path / "course")})
-    found = json.loads(nb.cells[0].outputs[0]["text"])
+    found = _run(own, WALLED_REPORT, JAXCOURSE_PROTECTED=str(tmp_path / "course"))
     # Its HOME and temporary folder are one throw-away folder, not the grader's; it wrote there and in its own.
     assert found["home"] == found["temporary"] != os.path.expanduser("~")
     assert found["wrote"] == {"home": 1, "temporary": 1, "own": 1} and (own / "mine.txt").exists()
