@@ -30,7 +30,7 @@ import psutil
 from ..._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
 from ..._sandbox import SCRATCH
 from ..kernels._nursery import PRELOAD
-from ..references._compiled import CACHE
+from ..references._compiled import read_only
 from . import _driver
 
 # Each worker's kernel computes on one core: workers that fight over cores make timing
@@ -179,7 +179,7 @@ def execute_submission(
         (work / "submission.ipynb").write_text(notebook)
         hidden = {} if seed is None else {GRADER_SEED: str(seed), PROTECTED: protected}
         if compiled and seed is not None:
-            hidden[CACHE] = compiled
+            hidden.update(read_only(Path(compiled)))
         for name, content in (references or {}).items():
             (work / "references" / name).parent.mkdir(parents=True, exist_ok=True)
             (work / "references" / name).write_bytes(content)

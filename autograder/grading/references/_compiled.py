@@ -22,7 +22,8 @@ from ..._config import PROTECTED, environment_with
 
 CACHE = "JAX_COMPILATION_CACHE_DIR"
 # Every program written, and the notebook run as nbgrader runs one it grades (its checks may tell).
-_AS_GRADED = {"JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0", "NBGRADER_EXECUTION": "autograde"}
+_MIN_TIME = "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"
+_AS_GRADED = {_MIN_TIME: "0", "NBGRADER_EXECUTION": "autograde"}
 _DONE = "compiled-for"
 
 
@@ -30,6 +31,12 @@ def compiled_programs(root: Path) -> Path:
     """Where the programs are kept: in the cache the instructor keeps (`$JAX_COMPILATION_CACHE_DIR`), if any, else
     in the course's `grading/compiled/`."""
     return Path(os.environ.get(CACHE) or root / "grading" / "compiled").resolve()
+
+
+def read_only(folder: Path) -> dict[str, str]:
+    """A grading kernel's environment for loading from `folder` and writing nothing there (a kernel the system
+    cannot wall could still write; `INTEGRITY.md`)."""
+    return {CACHE: str(folder), _MIN_TIME: "inf"}
 
 
 def compile_for_kernels(

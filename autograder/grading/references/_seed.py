@@ -35,7 +35,7 @@ from ..._config import (
     references_dir,
     short_seed,
 )
-from ._compiled import CACHE, compile_for_kernels, compiled_programs
+from ._compiled import compile_for_kernels, compiled_programs, read_only
 
 SEED_FILE = "grader_seed.txt"
 _RECORDED_WITH = "recorded_with.json"
@@ -63,7 +63,7 @@ class GradingSeed:
         """What a grading kernel is given: the kernel's seed and references, never the verifier's."""
         seed = kernel_seed(self.seed)
         env = {GRADER_SEED: str(seed), REFERENCES: str(self._kernel_references())}
-        return {**env, CACHE: str(self.compiled)} if self.compiled else env
+        return {**env, **read_only(self.compiled)} if self.compiled else env
 
     def verifier_environment(self) -> dict[str, str]:
         """What the verifier is given: the seed itself, and the references recorded with it."""
