@@ -16,6 +16,7 @@ pytestmark = pytest.mark.grading
 LOG = logging.getLogger("test_compiled")
 
 PROGRAM = "import jax, jax.numpy as jnp\nf = jax.jit(lambda x: jnp.tanh(x) @ x.T + 2)\nf(jnp.ones((16, 16)))"
+WRITES = "open('checkpoint.txt', 'w').write('a solution that saves its work')"
 # In a grading kernel: how many of its compilations were found in the cache, and what else it may do there.
 KERNEL = """
 import json, os
@@ -56,7 +57,7 @@ def _grading_kernel(folder, source: str, env: dict[str, str]) -> dict:
 
 
 def test_the_solution_is_compiled_once_for_its_notebook_seed_and_settings(tmp_path, caplog):
-    solution, cache = _notebook(tmp_path / "solution", PROGRAM), tmp_path / "compiled"
+    solution, cache = _notebook(tmp_path / "solution", PROGRAM, WRITES), tmp_path / "compiled"
     env = {GRADER_SEED: "7"}
     with caplog.at_level(logging.INFO, LOG.name):
         compile_for_kernels("set", [solution], env, cache, LOG)
@@ -66,6 +67,7 @@ def test_the_solution_is_compiled_once_for_its_notebook_seed_and_settings(tmp_pa
     with caplog.at_level(logging.INFO, LOG.name):
         compile_for_kernels("set", [solution], env, cache, LOG)
     assert not caplog.text, "compiled again for the same notebook, seed and settings"
+    assert sorted(os.listdir(solution.parent)) == ["set.ipynb"], "the solution's run left files in the source"
     compile_for_kernels("set", [solution], {**env, "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false"}, cache, LOG)
     assert len({p.name for p in cache.iterdir()}) > len(entries) + 1, "other settings (another cache key): again"
 

@@ -15,6 +15,8 @@ import hashlib
 import importlib.metadata
 import logging
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -71,13 +73,15 @@ def _run(notebook: Path, env: dict[str, str]) -> None:
     from ..kernels._manager import WarmKernelManager
 
     nb = nbformat.read(notebook, as_version=4)
-    with environment_with(env):
+    # In a copy of its folder (its helper modules, its data): what the solution writes is not left in the source.
+    with tempfile.TemporaryDirectory() as scratch, environment_with(env):
+        folder = shutil.copytree(notebook.parent, Path(scratch) / notebook.parent.name)
         client = nbclient.NotebookClient(
             nb,
             timeout=600,
             allow_errors=True,
             kernel_name="python3",
             kernel_manager_class=WarmKernelManager,
-            resources={"metadata": {"path": str(notebook.parent)}},
+            resources={"metadata": {"path": str(folder)}},
         )
         client.execute()
