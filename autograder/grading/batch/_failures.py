@@ -42,6 +42,17 @@ def failure_reason(error: BaseException) -> str:
     return f"ungradable: {type(error).__name__}: {first}"
 
 
+def brought_down_twice(assignment: str, student: str, failures: list[str]) -> str:
+    """Why a submission whose grading process was killed twice is not graded, and how to try once more."""
+    how = "; then ".join(dict.fromkeys(f.removeprefix("lost: the process grading it was ") for f in failures))
+    return (
+        f"brought its grader down twice: not graded (the process grading it was {how}). Its own code can do "
+        "that on Linux before 6.12 (Landlock 6), or the system, out of memory; it is not tried again. Read its "
+        "code from that cell on, or grade it on a newer Linux; to try once more: "
+        f"`jax-course grade {assignment} --student {student} --force`"
+    )
+
+
 def check_timestamp(folder: Path) -> None:
     """Refuse a `timestamp.txt` that nbgrader cannot read (nbgrader 0.9.6 fails it with an AttributeError)."""
     stamp = folder / "timestamp.txt"
