@@ -18,9 +18,11 @@ listen only on the ports of its connection file and on ports the system picks (A
 machine, such as a Dask scheduler, hears from it).
 
 Where there is no Landlock (not Linux, a kernel before 5.13, or turned off) `abi()` is 0 and the grader
-says that its kernels run unwalled. Run as `python -I -m autograder._sandbox WALLS COMMAND...`, it walls
-itself in and then becomes the command: a kernel started cold (`-I`: the kernel's folder, where a student's
-files are, is not on sys.path). It imports neither JAX nor nbgrader.
+says that its kernels run unwalled; where it is older, what its walls lack (`shortfall`). `$JAXCOURSE_LANDLOCK`
+makes `abi()` an older version than the system's, for tests that stand for such a system. Run as
+`python -I -m autograder._sandbox WALLS COMMAND...`, it walls itself in and then becomes the command: a kernel
+started cold (`-I`: the kernel's folder, where a student's files are, is not on sys.path). It imports neither
+JAX nor nbgrader.
 """
 
 from __future__ import annotations
