@@ -19,10 +19,10 @@ class SubmissionError(Exception):
 
 def failure_reason(error: BaseException) -> str:
     """Why a submission could not be graded, for the report: the cause and what to do, never a bare exception."""
+    if isinstance(error, SubmissionError):  # written for the report, whole: it names what to change
+        return (str(error).strip().splitlines() or [""])[0]
     first = (str(error).strip().splitlines() or [""])[0][:200]
     cause = error.__context__
-    if isinstance(error, SubmissionError):
-        return first
     if isinstance(error, SchemaTooNewError):
         return (
             f"schema too new: the notebook's nbgrader metadata is version {error.actual_version}, and this "
