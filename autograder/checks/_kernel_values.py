@@ -60,8 +60,8 @@ def _evaluate(jaxpr: Any, consts: Sequence[Any], args: Sequence[Any]) -> list[An
             sub = eqn.params["jaxpr"]
             outs = _evaluate(sub.jaxpr, sub.consts, values)
         else:
-            subfuns, params = eqn.primitive.get_bind_params(eqn.params)
-            outs = eqn.primitive.bind(*subfuns, *values, **params)
+            with eqn.ctx.manager:
+                outs = eqn.primitive.bind(*values, **eqn.primitive.get_bind_params(eqn.params))
             outs = outs if eqn.primitive.multiple_results else [outs]
         env.update(zip(eqn.outvars, outs, strict=True))
     return [_read(env, v) for v in jaxpr.outvars]

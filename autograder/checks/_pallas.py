@@ -13,8 +13,8 @@ import numpy as np
 from jax.core import eval_jaxpr
 
 from ._errors import CheckFailed, name_of
-from ._structure import _sub_jaxprs, trace
 from ._kernel_values import Mistake, known_mistake, reads_unwritten_memory, unwritten_memory
+from ._structure import _sub_jaxprs, trace
 from ._works import Works, confirm
 
 # What may run outside a kernel: moving, reshaping and casting data, and the calls that hold programs.
@@ -147,9 +147,16 @@ _INDEX_MAP = ("its index map returns block indices, one per axis of the array, f
               "should get the block whose position along each axis follows the grid axis that walks it")  # fmt: skip
 
 
-def _coverage_problem(kernels: list[Kernel]) -> tuple[str, str] | None:
-    """A grid that leaves part of an output unwritten, or reads past an input's end or never reads part of it."""
+def _coverage_problem(kernels: list[Kernel], unread: bool = True) -> tuple[str, str] | None:
+    """A block past an array's end, an output no program writes all of, or (`unread`) an input no program reads all
+    of: a kernel may leave part of an input unread on purpose, so that is named only to explain wrong values."""
     for kernel in kernels:
+        for op in (*kernel.inputs, *kernel.outputs):
+            if (beyond := _past_end(op)) is not None:
+                return (f"{beyond} of {op.role} ({op.dtype}{list(op.shape)}), past the array's end: interpret mode "
+                        "holds NaN there. An index map that swaps the axes, or returns element offsets where "
+                        "block indices are meant, does this.",
+                        f"check the index map of {op.role}: {_INDEX_MAP}.")  # fmt: skip
         for op in kernel.outputs:
             if (missing := _uncovered(op)) is not None:
                 return (f"its grid {kernel.grid} never writes {op.role} ({op.dtype}{list(op.shape)}) at {missing}, "
@@ -157,16 +164,11 @@ def _coverage_problem(kernels: list[Kernel]) -> tuple[str, str] | None:
                         "memory held).", "make the grid as long as the number of blocks along each axis "
                         "(pl.cdiv(size, block)), and check that the output's index map reaches every block: "
                         f"{_INDEX_MAP}.")  # fmt: skip
-        for op in kernel.inputs:
-            if (beyond := _past_end(op)) is not None:
-                return (f"{beyond} of {op.role} ({op.dtype}{list(op.shape)}), past the array's end: interpret mode "
-                        "reads NaN there. An index map that swaps the axes, or returns element offsets where "
-                        "block indices are meant, does this.", f"check the index map of {op.role}: {_INDEX_MAP}.")  # fmt: skip
+        for op in kernel.inputs if unread else ():
             if (missing := _uncovered(op)) is not None:
                 return (f"no program of its grid {kernel.grid} reads {op.role} ({op.dtype}{list(op.shape)}) at "
-                        f"{missing}: its index map does not follow the program ids, so some "
-                        "programs read another program's block.", f"check the index map of {op.role}: "
-                        f"{_INDEX_MAP}.")  # fmt: skip
+                        f"{missing}: its index map does not follow the program ids, so some programs read another "
+                        "program's block.", f"check the index map of {op.role}: {_INDEX_MAP}.")  # fmt: skip
     return None
 
 
@@ -183,8 +185,15 @@ def _outside_work(jaxpr: Any) -> tuple[str, tuple[int, ...]] | None:
     return None
 
 
-def _run(f: Callable, args: tuple, works: Works, what: str, section: str | None, static_argnums: Sequence[int],
-         mistakes: Sequence[Mistake]) -> None:
+def _run(
+    f: Callable,
+    args: tuple,
+    works: Works,
+    what: str,
+    section: str | None,
+    static_argnums: Sequence[int],
+    mistakes: Sequence[Mistake],
+) -> None:
     """`f(*args)` confirmed by `works`; when its values are wrong, the cause named where the program shows it."""
     try:
         value = jax.block_until_ready(f(*args))
@@ -222,18 +231,18 @@ _VALUES_HINT = ("compare your kernel, one program at a time, with the formula: w
 
 
 def _structure_problem(kernels: list[Kernel], tiled: int | None) -> tuple[str, str] | None:
-    """What keeps these kernels from being tiled, and what to try; None when nothing does. Only the first `tiled`
-    inputs of the first kernel (all, when None) and the outputs must be cut: the others may be cut as one likes."""
+    """What keeps these kernels from being tiled, and what to try; None when nothing does. Every input and output
+    must be cut, but a vector among the first kernel's inputs after its first `tiled` (the bias of a layer, say)."""
     for number, kernel in enumerate(kernels):
-        cut = kernel.inputs if tiled is None or number else kernel.inputs[:tiled]
-        for op in (*cut, *kernel.outputs):
-            if op.whole:
+        for index, op in enumerate((*kernel.inputs, *kernel.outputs)):
+            vector = sum(size > 1 for size in op.shape) <= 1  # a bias, a scale: one block of it is not the skill
+            if op.whole and not (vector and number == 0 and tiled is not None and tiled <= index < len(kernel.inputs)):
                 return (f"its pallas_call takes {op.role} ({op.dtype}{list(op.shape)}) as one block of {op.block}: "
                         "every program holds the whole array, so nothing is tiled, and on a chip the block would "
                         "outgrow VMEM (TPU) or shared memory (GPU) as the array grows.",
                         "give it a BlockSpec whose block_shape is smaller than the array, with an index map, and a "
                         "grid with one program per block.")  # fmt: skip
-        if (problem := _coverage_problem([kernel])) is not None and problem[0].startswith("its grid"):
+        if (problem := _coverage_problem([kernel], unread=False)) is not None:
             return problem
         for op in kernel.outputs:
             if op.starts is not None and _fetches(op) > len({tuple(s) for s in op.starts.tolist()}):
@@ -252,6 +261,19 @@ def _blocks_problem(kernels: list[Kernel], in_blocks: Sequence[tuple[int, ...]] 
     return None
 
 
+def _size_problem(jaxpr: Any, max_elements: int | None) -> tuple[str, str] | None:
+    if max_elements is None:
+        return None
+    size, shape, primitive = max(
+        ((math.prod(v.aval.shape), tuple(v.aval.shape), e.primitive.name)
+         for e, _ in _eqns(jaxpr) for v in e.outvars if hasattr(v.aval, "shape")), default=(0, (), ""))  # fmt: skip
+    if size <= max_elements:
+        return None
+    return (f"it builds an array of shape {shape} ({size:,} elements, made by `{primitive}`), where {max_elements:,} "
+            "elements are the most any array needs here.", "keep only blocks in the kernel, and no large array "
+            "between kernels: work through the arrays a block at a time.")  # fmt: skip
+
+
 def check_pallas_kernel(
     f: Callable,
     *args: Any,
@@ -262,14 +284,16 @@ def check_pallas_kernel(
     hint: str | None = None,
     section: str | None = None,
     mistakes: Sequence[Mistake] = (),
+    max_elements: int | None = None,
 ) -> None:
     """Check that `f(*args)` is computed by a Pallas kernel that tiles its arrays.
 
     A `pallas_call` each of whose inputs and outputs is cut into blocks smaller than the array, whose grid writes
     every element of each output, each output block by consecutive programs (as a TPU needs to carry a sum in it),
     and with no computation left to XLA outside it (reshapes, casts, padding and scalars only). `in_blocks`, when
-    given, are the block shapes the first kernel's first inputs must have; inputs after those may be one block.
-    Speed cannot be judged on a CPU; this can.
+    given, are the block shapes the first kernel's first inputs must have; a vector input after those may be one
+    block. `max_elements`, when given, bounds every array the program builds (an (n, n) matrix of scores split
+    across two kernels, say). Speed cannot be judged on a CPU; this can.
 
     Wrong values are explained where the program shows why: an output block no program writes, an input block
     past the array's end or never read, an accumulator read before it was started (NaN in interpret mode), or one
@@ -296,7 +320,7 @@ def check_pallas_kernel(
         problem = (f"it computes `{outside[0]}` on a {list(outside[1])} array outside its pallas_call: work the kernel "
                    "should do is done by XLA before or after it.", "do the computation inside the kernel, on the "
                    "blocks its refs hold; outside it keep only reshapes, casts and padding.")  # fmt: skip
-    problem = problem or _blocks_problem(kernels, in_blocks)
+    problem = problem or _blocks_problem(kernels, in_blocks) or _size_problem(jaxpr, max_elements)
     if problem is not None:
         raise CheckFailed(f"{what} is not the tiled kernel asked for: {problem[0]}", hint=hint or problem[1],
                           section=section)  # fmt: skip
