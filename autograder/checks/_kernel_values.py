@@ -106,7 +106,10 @@ def known_mistake(value: Any, mistakes: Sequence[Mistake], what: str, section: s
         except Exception:
             continue
         if len(expected) == len(got) and all(
-            a.shape == b.shape and np.allclose(a, b, rtol=1e-3, atol=1e-3 * max(1.0, float(np.abs(b).max(initial=0))))
+            a.shape == b.shape
+            and np.allclose(
+                a, b, rtol=1e-3, atol=1e-3 * max(1.0, float(np.nanmax(np.abs(b), initial=0))), equal_nan=True
+            )
             for a, b in zip(got, expected, strict=True)
         ):
             return CheckFailed(f"{what} is wrong in a way the test recognises: it {cause}", hint=hint, section=section)
