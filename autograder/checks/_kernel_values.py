@@ -14,6 +14,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.extend.core import Literal
 
 from ._errors import CheckFailed
 
@@ -27,7 +28,7 @@ _NOT_STARTED = (
 
 
 def _read(env: dict, var: Any) -> Any:
-    return var.val if isinstance(var, jax.extend.core.Literal) else env[var]
+    return var.val if isinstance(var, Literal) else env[var]
 
 
 def _zero_filled_call(values: Sequence[Any], params: dict) -> list[Any]:
