@@ -11,6 +11,7 @@ Both sides use it, so it imports neither JAX nor nbgrader.
 | `JAXCOURSE_PIP_SOURCE` | where a notebook's setup cell installs the course from: a `git+https://` or `file://` URL |
 | `JAXCOURSE_CHROMIUM` | the browser the browser tests drive |
 | `JAXCOURSE_PROTECTED` | folders a grading kernel may not read or write (`_sandbox.py`), `os.pathsep`-separated |
+| `JAXCOURSE_LANDLOCK` | the newest Landlock ABI walls may use (`0`: none): tests stand for an older Linux with it |
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ REFERENCES = "JAXCOURSE_REFERENCES"
 PIP_SOURCE = "JAXCOURSE_PIP_SOURCE"
 CHROMIUM = "JAXCOURSE_CHROMIUM"
 PROTECTED = "JAXCOURSE_PROTECTED"
-VARIABLES = (GRADER_SEED, TIMING, RECORD_REFERENCES, REFERENCES, PIP_SOURCE, CHROMIUM, PROTECTED)
+LANDLOCK = "JAXCOURSE_LANDLOCK"
+VARIABLES = (GRADER_SEED, TIMING, RECORD_REFERENCES, REFERENCES, PIP_SOURCE, CHROMIUM, PROTECTED, LANDLOCK)
 
 # An instructor who wants inputs students cannot reproduce sets JAXCOURSE_GRADER_SEED on the
 # grading machine and re-records the references there (`jax-course references`).
@@ -121,6 +123,17 @@ def references_dir() -> Path:
     """Where reference outputs are read from: `$JAXCOURSE_REFERENCES` or the package's own."""
     value = _get(REFERENCES)
     return Path(value) if value else PACKAGE_REFERENCES
+
+
+def landlock_at_most() -> int | None:
+    """The newest Landlock ABI the walls may use (`$JAXCOURSE_LANDLOCK`), or None to use the system's own."""
+    value = _get(LANDLOCK)
+    if not value:
+        return None
+    try:
+        return max(int(value), 0)
+    except ValueError:
+        raise ValueError(f"{LANDLOCK} must be a whole number (0: no Landlock), got {value!r}") from None
 
 
 def chromium() -> Path:

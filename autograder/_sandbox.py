@@ -18,9 +18,11 @@ listen only on the ports of its connection file and on ports the system picks (A
 machine, such as a Dask scheduler, hears from it).
 
 Where there is no Landlock (not Linux, a kernel before 5.13, or turned off) `abi()` is 0 and the grader
-says that its kernels run unwalled. Run as `python -I -m autograder._sandbox WALLS COMMAND...`, it walls
-itself in and then becomes the command: a kernel started cold (`-I`: the kernel's folder, where a student's
-files are, is not on sys.path). It imports neither JAX nor nbgrader.
+says that its kernels run unwalled; where it is older, what its walls lack (`shortfall`). `$JAXCOURSE_LANDLOCK`
+makes `abi()` an older version than the system's, for tests that stand for such a system. Run as
+`python -I -m autograder._sandbox WALLS COMMAND...`, it walls itself in and then becomes the command: a kernel
+started cold (`-I`: the kernel's folder, where a student's files are, is not on sys.path). It imports neither
+JAX nor nbgrader.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import site
 import sys
 from collections.abc import Sequence
 
-from ._config import PROTECTED, REFERENCES
+from ._config import PROTECTED, REFERENCES, landlock_at_most
 
 # Landlock's system calls have these numbers on every architecture.
 _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
@@ -86,12 +88,36 @@ def _libc() -> ctypes.CDLL:
 
 
 @functools.cache
-def abi() -> int:
+def _offered() -> int:
     """The Landlock ABI version this system offers; 0 if it has none (asked once: it cannot change)."""
     if not sys.platform.startswith("linux"):
         return 0
     version = _libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(_ASK_VERSION))
     return max(int(version), 0)
+
+
+def abi() -> int:
+    """The Landlock ABI version the walls use: this system's, or an older one `$JAXCOURSE_LANDLOCK` names."""
+    most = landlock_at_most()
+    return _offered() if most is None else min(_offered(), most)
+
+
+def shortfall(version: int) -> str:
+    """What walls built with Landlock ABI `version` leave open, in words for whoever runs the kernel ("" if
+    nothing `restrict` asks for); the defences that need no Landlock hold anyway (autograder/INTEGRITY.md)."""
+    if not version:
+        return (
+            "this computer has no Landlock (Linux 5.13 or newer, enabled), so nothing keeps the notebook's code "
+            "from reading or changing files outside its folder, or from signalling other programs"
+        )
+    missing = []
+    if version < _SCOPES_SINCE:
+        missing.append("signalling other programs of the same user (Landlock 6, Linux 6.12)")
+    if version < _NET_SINCE:
+        missing.append("connecting to network ports on this computer (Landlock 4, Linux 6.7)")
+    if not missing:
+        return ""
+    return f"this computer's Landlock (version {version}) cannot keep the notebook's code from {' or '.join(missing)}"
 
 
 def _everything(version: int) -> int:
@@ -170,10 +196,12 @@ def restrict(
     scratch: Sequence[str] = (),
     sockets: Sequence[str] = (),
     by_name: Sequence[str] = (),
+    version: int | None = None,
 ) -> None:
     """Wall this process (and all it starts from now on) in, writing `scratch` as it likes and listening only on
-    `ports`: see the module's docstring and `rules`."""
-    version = abi()
+    `ports`, with Landlock ABI `version` at most (what the process that asked found: `walls`): see the module's
+    docstring and `rules`."""
+    version = abi() if version is None else min(version, abi())
     if not version:
         raise OSError("this system has no Landlock")
     libc, everything = _libc(), _everything(version)
@@ -220,6 +248,7 @@ def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
     # Python's own folders and the user's site-packages (`pip install --user`), wherever the course is.
     read = [sys.prefix, sys.base_prefix, sys.exec_prefix, site.getusersitepackages(), package, env.get(REFERENCES, "")]
     walls = {"protected": protected, "read": read, "write": [cwd], "ports": [], "sockets": [], "by_name": []}
+    walls["version"] = abi()
     # The programs the grader compiled for every kernel (`grading/references/_compiled.py`): read, never listed.
     if cache := env.get("JAX_COMPILATION_CACHE_DIR"):
         walls["protected"] = [*protected, cache]

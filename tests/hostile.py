@@ -6,13 +6,15 @@ show as points for `test_affine` (1) or `test_affine_jaxpr` (2). Broken-notebook
 notebook itself. `deserved` is the most a case may get; `ours_only` cases are not given to stock
 nbgrader, which has no limit that would stop them (see autograder/INTEGRITY.md). Cases with an
 `assignment` are submissions to that assignment (speed is not graded in 03_tracing). Cases with
-`files` hand those in beside the notebook, and `report_names` are those jax-course grade's report must
-name; `stock_gets` and `ours_gets` are what stock nbgrader and jax-course grade must give exactly.
+`files` hand those in beside the notebook, cases with `links` hand in links (name: target, "." the
+folder itself), and `report_names` are those jax-course grade's report must name; `stock_gets` and
+`ours_gets` are what stock nbgrader and jax-course grade must give exactly.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 
 import nbformat
 
@@ -256,6 +258,34 @@ CASES: dict[str, dict] = {
         deserved=FULL,
         stock_gets=FULL,
         ours_gets=FULL,
+    ),
+    # --- links handed in (an LMS download unpacked with `unzip`, a link put straight into the exchange) ---
+    # nbgrader would copy what a link points to where the kernel and the feedback read it (the solutions, the
+    # gradebook), or grade the solution as the student's notebook. Each submission is refused before anything is
+    # copied, in both pipelines, and the report says why: no points, even for the honest work beside the link.
+    "a data.csv beside the notebook that links to the solution, and a link to the gradebook": dict(
+        answers=attack(""),
+        links={"data.csv": "../../../solutions/03_tracing/03_tracing.ipynb", "grades.db": "../../../gradebook.db"},
+        deserved=0.0,
+        stock_gets=0.0,
+        ours_gets=0.0,
+        report_names=["refused", "data.csv -> ../../../solutions/03_tracing/03_tracing.ipynb", "grades.db"],
+    ),
+    "its notebook is a link to the solution": dict(
+        answers=attack(""),
+        links={"03_tracing.ipynb": "../../../solutions/03_tracing/03_tracing.ipynb"},
+        deserved=0.0,
+        stock_gets=0.0,
+        ours_gets=0.0,
+        report_names=["refused", "03_tracing.ipynb ->"],
+    ),
+    "its submitted folder is a link to the solutions": dict(
+        answers=attack(""),
+        links={".": "../../solutions/03_tracing"},
+        deserved=0.0,
+        stock_gets=0.0,
+        ours_gets=0.0,
+        report_names=["refused", "/03_tracing -> ../../solutions/03_tracing"],
     ),
     # --- broken notebooks ---
     "deletes a test cell": dict(answers=REFERENCE, edit=_delete("test_affine"), deserved=FULL - 1),
@@ -543,6 +573,12 @@ def write_submission(course, case: str) -> None:
     for name, text in spec.get("files", {}).items():
         (path.parent / name).parent.mkdir(parents=True, exist_ok=True)
         (path.parent / name).write_text(text)
+    for name, target in spec.get("links", {}).items():  # in place of what was written there ("." the folder)
+        link = path.parent / name
+        if link.is_dir():
+            shutil.rmtree(link)
+        link.unlink(missing_ok=True)
+        link.symlink_to(target)
 
 
 # --- Rules that only the kernel enforced (issue 52) -----------------------------------------------------------------

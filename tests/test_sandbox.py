@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from autograder import _sandbox
-from autograder._config import PROTECTED, REFERENCES
+from autograder._config import LANDLOCK, PROTECTED, REFERENCES
 from autograder.grading.kernels import _manager as kernels
 
 pytestmark = pytest.mark.unit
@@ -219,6 +219,39 @@ def test_without_landlock_kernels_run_unwalled_and_the_grader_says_so_once(tmp_p
         assert kernels._walls(launch, ["python", "-m", "ipykernel_launcher"], log) is None
         assert kernels._walls(launch, ["python", "-m", "ipykernel_launcher"], log) is None
     assert [r.message for r in caplog.records if "unwalled" in r.message] == [
-        "Kernels run unwalled: this system has no Landlock (Linux 5.13 or newer, enabled), so code in a "
-        "submission can read and change the course's files (autograder/INTEGRITY.md, 'Not defended')"
+        "Kernels run unwalled: this computer has no Landlock (Linux 5.13 or newer, enabled), so nothing keeps the "
+        "notebook's code from reading or changing files outside its folder, or from signalling other programs "
+        "(autograder/INTEGRITY.md, 'Not defended')"
     ]
+
+
+def test_the_walls_use_no_newer_landlock_than_the_environment_allows_and_say_what_an_older_one_lacks(
+    tmp_path, monkeypatch, caplog
+):
+    monkeypatch.setattr(_sandbox, "_offered", lambda: 7)
+    monkeypatch.delenv(LANDLOCK, raising=False)
+    assert _sandbox.abi() == 7 and _sandbox.shortfall(7) == ""
+    monkeypatch.setenv(LANDLOCK, "9")
+    assert _sandbox.abi() == 7
+    monkeypatch.setenv(LANDLOCK, "x")
+    with pytest.raises(ValueError, match="whole number"):
+        _sandbox.abi()
+    monkeypatch.setenv(LANDLOCK, "5")
+    assert _sandbox.abi() == 5
+    assert _sandbox.shortfall(5) == (
+        "this computer's Landlock (version 5) cannot keep the notebook's code from signalling other programs of the "
+        "same user (Landlock 6, Linux 6.12)"
+    )
+    assert "network ports" in _sandbox.shortfall(3) and "signalling" in _sandbox.shortfall(3)
+    monkeypatch.setattr(kernels, "_said_unwalled", False)
+    launch = {"env": {PROTECTED: str(tmp_path)}, "cwd": str(tmp_path)}
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2):  # walled as far as Landlock 5 goes, and said once
+            walls = kernels._walls(launch, ["python", "-m", "ipykernel_launcher"], logging.getLogger("test_sandbox"))
+            assert walls is not None and walls["version"] == 5
+    assert [r.message for r in caplog.records if "walled" in r.message] == [
+        f"Kernels run partly walled: {_sandbox.shortfall(5)} (autograder/INTEGRITY.md, 'Not defended')"
+    ]
+    monkeypatch.setenv(LANDLOCK, "0")
+    assert _sandbox.abi() == 0
+    assert kernels._walls(launch, ["python", "-m", "ipykernel_launcher"], logging.getLogger("test_sandbox")) is None

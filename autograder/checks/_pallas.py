@@ -13,8 +13,9 @@ import numpy as np
 from jax.core import eval_jaxpr
 
 from ._errors import CheckFailed, name_of
+from ._kernel_values import Mistake, known_mistake, reads_unwritten_memory, unwritten_memory
 from ._structure import _sub_jaxprs, trace
-from ._works import Works, confirm_call
+from ._works import Works, confirm
 
 # What may run outside a kernel: moving, reshaping and casting data, and the calls that hold programs.
 _NOT_WORK = {"reshape", "broadcast_in_dim", "transpose", "convert_element_type", "squeeze", "expand_dims", "pad",
@@ -120,7 +121,7 @@ def kernel_traffic(f: Callable, *args: Any, static_argnums: Sequence[int] = ()) 
 
 
 def _uncovered(operand: Operand) -> str | None:
-    """Which elements of an output no program writes, in words, or None when the grid covers it."""
+    """Which elements of an operand no program's block holds, in words, or None when the grid covers it."""
     if operand.starts is None:
         return None
     written = np.zeros(operand.shape, bool)
@@ -129,7 +130,46 @@ def _uncovered(operand: Operand) -> str | None:
     if written.all():
         return None
     missing = np.argwhere(~written)
-    return f"{(~written).sum()} of its {written.size} elements, from index {tuple(missing[0].tolist())}"
+    return f"{(~written).sum()} of its {written.size} elements, the first at index {tuple(missing[0].tolist())}"
+
+
+def _past_end(operand: Operand) -> str | None:
+    """The first block a program asks for that starts past the end of its array, in words, or None."""
+    if operand.starts is None:
+        return None
+    for program, start in enumerate(operand.starts.tolist()):
+        if any(a >= n for a, n in zip(start, operand.shape, strict=True)):
+            return f"program {program} of the grid asks for the block starting at element {tuple(start)}"
+    return None
+
+
+_INDEX_MAP = ("its index map returns block indices, one per axis of the array, from the program ids: program (i, j) "
+              "should get the block whose position along each axis follows the grid axis that walks it")  # fmt: skip
+
+
+def _coverage_problem(kernels: list[Kernel], unread: bool = True) -> tuple[str, str] | None:
+    """A block past an array's end, an output no program writes all of, or (`unread`) an input no program reads all
+    of: a kernel may leave part of an input unread on purpose, so that is named only to explain wrong values."""
+    for kernel in kernels:
+        for op in (*kernel.inputs, *kernel.outputs):
+            if (beyond := _past_end(op)) is not None:
+                return (f"{beyond} of {op.role} ({op.dtype}{list(op.shape)}), past the array's end: interpret mode "
+                        "holds NaN there. An index map that swaps the axes, or returns element offsets where "
+                        "block indices are meant, does this.",
+                        f"check the index map of {op.role}: {_INDEX_MAP}.")  # fmt: skip
+        for op in kernel.outputs:
+            if (missing := _uncovered(op)) is not None:
+                return (f"its grid {kernel.grid} never writes {op.role} ({op.dtype}{list(op.shape)}) at {missing}, "
+                        "and interpret mode fills what no program writes with NaN (a TPU leaves whatever the "
+                        "memory held).", "make the grid as long as the number of blocks along each axis "
+                        "(pl.cdiv(size, block)), and check that the output's index map reaches every block: "
+                        f"{_INDEX_MAP}.")  # fmt: skip
+        for op in kernel.inputs if unread else ():
+            if (missing := _uncovered(op)) is not None:
+                return (f"no program of its grid {kernel.grid} reads {op.role} ({op.dtype}{list(op.shape)}) at "
+                        f"{missing}: its index map does not follow the program ids, so some programs read another "
+                        "program's block.", f"check the index map of {op.role}: {_INDEX_MAP}.")  # fmt: skip
+    return None
 
 
 def _outside_work(jaxpr: Any) -> tuple[str, tuple[int, ...]] | None:
@@ -145,10 +185,18 @@ def _outside_work(jaxpr: Any) -> tuple[str, tuple[int, ...]] | None:
     return None
 
 
-def _run(f: Callable, args: tuple, works: Works, what: str, section: str | None) -> None:
-    """`f(*args)` confirmed by `works`; a kernel that reads an array from outside its refs is named as such."""
+def _run(
+    f: Callable,
+    args: tuple,
+    works: Works,
+    what: str,
+    section: str | None,
+    static_argnums: Sequence[int],
+    mistakes: Sequence[Mistake],
+) -> None:
+    """`f(*args)` confirmed by `works`; when its values are wrong, the cause named where the program shows it."""
     try:
-        confirm_call(f, args, works, what=what, section=section)
+        value = jax.block_until_ready(f(*args))
     except ValueError as error:
         if "captures constants" not in str(error):
             raise
@@ -159,23 +207,44 @@ def _run(f: Callable, args: tuple, works: Works, what: str, section: str | None)
             "inside the kernel from its refs only.",
             section=section,
         ) from None
+    try:
+        confirm(value, works, what=what, section=section)
+    except CheckFailed as failure:
+        closed = trace(f, *args, static_argnums=static_argnums, what=what)
+        kernels = _kernels_in(closed.jaxpr)
+        problem = _coverage_problem(kernels)
+        if problem is not None:
+            raise CheckFailed(f"{what} gives wrong values, and the program shows why: {problem[0]}", hint=problem[1],
+                              section=section) from None  # fmt: skip
+        if (known := known_mistake(value, mistakes, what, section)) is not None:
+            raise known from None
+        if reads_unwritten_memory(closed, args, value):
+            raise unwritten_memory(what, section) from None
+        if failure.hint is None:  # a Try line even where the values alone cannot tell the cause
+            raise CheckFailed(failure.problem, hint=_VALUES_HINT, section=failure.section or section) from None
+        raise failure
 
 
-def _structure_problem(kernels: list[Kernel]) -> tuple[str, str] | None:
-    """What keeps these kernels from being tiled, and what to try; None when nothing does."""
-    for kernel in kernels:
-        for op in (*kernel.inputs, *kernel.outputs):
-            if op.whole:
+_VALUES_HINT = ("compare your kernel, one program at a time, with the formula: which block each index map hands it, "
+                "that a sum carried across the grid starts (pl.when at the first step) and finishes (at the last) "
+                "once, and the arithmetic on the blocks.")  # fmt: skip
+
+
+def _structure_problem(kernels: list[Kernel], tiled: int | None) -> tuple[str, str] | None:
+    """What keeps these kernels from being tiled, and what to try; None when nothing does. Every input and output
+    must be cut, but a vector among the first kernel's inputs after its first `tiled` (the bias of a layer, say)."""
+    for number, kernel in enumerate(kernels):
+        for index, op in enumerate((*kernel.inputs, *kernel.outputs)):
+            vector = sum(size > 1 for size in op.shape) <= 1  # a bias, a scale: one block of it is not the skill
+            if op.whole and not (vector and number == 0 and tiled is not None and tiled <= index < len(kernel.inputs)):
                 return (f"its pallas_call takes {op.role} ({op.dtype}{list(op.shape)}) as one block of {op.block}: "
                         "every program holds the whole array, so nothing is tiled, and on a chip the block would "
                         "outgrow VMEM (TPU) or shared memory (GPU) as the array grows.",
                         "give it a BlockSpec whose block_shape is smaller than the array, with an index map, and a "
                         "grid with one program per block.")  # fmt: skip
+        if (problem := _coverage_problem([kernel], unread=False)) is not None:
+            return problem
         for op in kernel.outputs:
-            if (missing := _uncovered(op)) is not None:
-                return (f"its grid {kernel.grid} never writes {missing} of {op.role} ({op.dtype}{list(op.shape)}).",
-                        "make the grid as long as the number of blocks along each axis (pl.cdiv(size, block)) and "
-                        "let the output's index map reach every block.")  # fmt: skip
             if op.starts is not None and _fetches(op) > len({tuple(s) for s in op.starts.tolist()}):
                 return (f"its grid {kernel.grid} comes back to a block of {op.role} after writing others: on a TPU "
                         "an output block stays in VMEM only while consecutive programs write it, so a sum carried "
@@ -192,6 +261,19 @@ def _blocks_problem(kernels: list[Kernel], in_blocks: Sequence[tuple[int, ...]] 
     return None
 
 
+def _size_problem(jaxpr: Any, max_elements: int | None) -> tuple[str, str] | None:
+    if max_elements is None:
+        return None
+    size, shape, primitive = max(
+        ((math.prod(v.aval.shape), tuple(v.aval.shape), e.primitive.name)
+         for e, _ in _eqns(jaxpr) for v in e.outvars if hasattr(v.aval, "shape")), default=(0, (), ""))  # fmt: skip
+    if size <= max_elements:
+        return None
+    return (f"it builds an array of shape {shape} ({size:,} elements, made by `{primitive}`), where {max_elements:,} "
+            "elements are the most any array needs here.", "keep only blocks in the kernel, and no large array "
+            "between kernels: work through the arrays a block at a time.")  # fmt: skip
+
+
 def check_pallas_kernel(
     f: Callable,
     *args: Any,
@@ -201,16 +283,24 @@ def check_pallas_kernel(
     what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
+    mistakes: Sequence[Mistake] = (),
+    max_elements: int | None = None,
 ) -> None:
     """Check that `f(*args)` is computed by a Pallas kernel that tiles its arrays.
 
     A `pallas_call` each of whose inputs and outputs is cut into blocks smaller than the array, whose grid writes
     every element of each output, each output block by consecutive programs (as a TPU needs to carry a sum in it),
     and with no computation left to XLA outside it (reshapes, casts, padding and scalars only). `in_blocks`, when
-    given, are the block shapes the first kernel's first inputs must have. Speed cannot be judged on a CPU; this can.
+    given, are the block shapes the first kernel's first inputs must have; a vector input after those may be one
+    block. `max_elements`, when given, bounds every array the program builds (an (n, n) matrix of scores split
+    across two kernels, say). Speed cannot be judged on a CPU; this can.
+
+    Wrong values are explained where the program shows why: an output block no program writes, an input block
+    past the array's end or never read, an accumulator read before it was started (NaN in interpret mode), or one
+    of the test's `mistakes`, each `(what the answer does, a function giving its values, what to try)`.
     """
     what = name_of(f, what)
-    _run(f, args, works, what, section)
+    _run(f, args, works, what, section, static_argnums, mistakes)
     jaxpr = trace(f, *args, static_argnums=static_argnums, what=what).jaxpr
     kernels = _kernels_in(jaxpr)
     if not kernels:
@@ -225,12 +315,12 @@ def check_pallas_kernel(
             "every input and output.",
             section=section,
         )
-    problem = _structure_problem(kernels)
+    problem = _structure_problem(kernels, None if in_blocks is None else len(in_blocks))
     if problem is None and (outside := _outside_work(jaxpr)) is not None:
         problem = (f"it computes `{outside[0]}` on a {list(outside[1])} array outside its pallas_call: work the kernel "
                    "should do is done by XLA before or after it.", "do the computation inside the kernel, on the "
                    "blocks its refs hold; outside it keep only reshapes, casts and padding.")  # fmt: skip
-    problem = problem or _blocks_problem(kernels, in_blocks)
+    problem = problem or _blocks_problem(kernels, in_blocks) or _size_problem(jaxpr, max_elements)
     if problem is not None:
         raise CheckFailed(f"{what} is not the tiled kernel asked for: {problem[0]}", hint=hint or problem[1],
                           section=section)  # fmt: skip

@@ -113,8 +113,94 @@ def test_a_kernel_that_reads_the_whole_array_through_a_closure_is_named():
 
 
 def test_a_grid_that_misses_part_of_the_output_is_named():
-    with pytest.raises(ag.CheckFailed, match=r"never writes 4096 of its 8192 elements, from index \(64, 0\)"):
+    with pytest.raises(
+        ag.CheckFailed, match=r"never writes output 0 .* at 4096 of its 8192 elements, the first at index \(64, 0\)"
+    ):
         ag.check_pallas_kernel(lambda x: rows(copy_kernel, x, grid=(4,)), X, works=ANY_VALUE)
+
+
+def test_wrong_values_from_a_grid_that_misses_part_of_the_output_name_the_grid_not_overflow():
+    """Interpret mode leaves NaN where no program wrote: the grid is the cause, and the message says so."""
+    with pytest.raises(ag.CheckFailed, match=r"never writes output 0[\s\S]*Try: make the grid") as failure:
+        ag.check_pallas_kernel(lambda x: rows(copy_kernel, x, grid=(4,)), X, works=lambda v: ag.check_close(v, X))
+    assert "overflow" not in str(failure.value)
+
+
+def test_an_accumulator_never_started_is_named_not_overflow():
+    """Run again with the memory no program wrote at zero, the NaN goes: so it came from there, also under jit."""
+
+    def no_start(x_ref, y_ref, o_ref):
+        o_ref[...] += x_ref[...] @ y_ref[...]
+
+    def no_start_matmul(x, y):
+        return pl.pallas_call(
+            no_start,
+            out_shape=jax.ShapeDtypeStruct((128, 128), x.dtype),
+            grid=(4, 2, 2),
+            in_specs=[pl.BlockSpec((32, 32), lambda i, j, k: (i, k)), pl.BlockSpec((32, 64), lambda i, j, k: (k, j))],
+            out_specs=pl.BlockSpec((32, 64), lambda i, j, k: (i, j)),
+            interpret=True,
+        )(x, y)
+
+    for answer in (no_start_matmul, jax.jit(no_start_matmul)):
+        with pytest.raises(ag.CheckFailed, match=r"NaN that no arithmetic made[\s\S]*Try: start the sum") as failure:
+            ag.check_pallas_kernel(answer, X, Y, works=right_product)
+        assert "overflow" not in str(failure.value)
+
+
+def test_an_overflow_is_not_called_unwritten_memory():
+    def overflowing(x_ref, o_ref):
+        e = jnp.exp(x_ref[...] * 1000.0)
+        o_ref[...] = e / e.sum(axis=-1, keepdims=True)
+
+    with pytest.raises(ag.CheckFailed, match="overflow") as failure:
+        ag.check_pallas_kernel(lambda x: rows(overflowing, x), X,
+                               works=lambda v: ag.check_close(v, jax.nn.softmax(X * 1000.0, axis=-1)))  # fmt: skip
+    assert "no arithmetic made" not in str(failure.value)
+
+
+def test_an_input_no_program_reads_and_a_block_past_the_end_are_named():
+    def ignores_i(x, y):
+        return pl.pallas_call(
+            matmul_kernel, out_shape=jax.ShapeDtypeStruct((128, 128), x.dtype), grid=(4, 2, 2),
+            in_specs=[pl.BlockSpec((32, 32), lambda i, j, k: (0, k)), pl.BlockSpec((32, 64), lambda i, j, k: (k, j))],
+            out_specs=pl.BlockSpec((32, 64), lambda i, j, k: (i, j)), interpret=True)(x, y)  # fmt: skip
+
+    with pytest.raises(
+        ag.CheckFailed, match=r"reads input 0 .* the first at index \(32, 0\)[\s\S]*index map of input 0"
+    ):
+        ag.check_pallas_kernel(ignores_i, X, Y, works=right_product)
+    swapped = lambda x: rows(copy_kernel, x, block=(16, 64), index=lambda i: (0, i))  # noqa: E731
+    with pytest.raises(ag.CheckFailed, match=r"past the array's end[\s\S]*index map of input 0"):
+        ag.check_pallas_kernel(swapped, X, works=lambda v: ag.check_close(v, X))
+
+
+def test_a_mistake_the_test_knows_is_named_with_its_hint():
+    def by_columns(x_ref, o_ref):
+        e = jnp.exp(x_ref[...] - x_ref[...].max(axis=0, keepdims=True))
+        o_ref[...] = e / e.sum(axis=0, keepdims=True)
+
+    def columns_of_blocks():
+        blocks = X.reshape(8, 16, 64)
+        return jax.nn.softmax(blocks, axis=1).reshape(X.shape)
+
+    mistakes = [("takes the softmax of each column of its block.", columns_of_blocks, "reduce over axis -1.")]
+    with pytest.raises(ag.CheckFailed, match=r"it takes the softmax of each column[\s\S]*Try: reduce over axis -1"):
+        ag.check_pallas_kernel(lambda x: rows(by_columns, x), X, mistakes=mistakes,
+                               works=lambda v: ag.check_close(v, jax.nn.softmax(X, axis=-1)))  # fmt: skip
+    # Values wrong in no way the test knows still get a Try line.
+    with pytest.raises(ag.CheckFailed, match=r"differs[\s\S]*Try: compare your kernel"):
+        ag.check_pallas_kernel(lambda x: rows(copy_kernel, x), X, mistakes=mistakes,
+                               works=lambda v: ag.check_close(v, jax.nn.softmax(X, axis=-1)))  # fmt: skip
+
+
+def test_an_array_larger_than_max_elements_is_named():
+    def two_kernels(x, y):  # the product as a kernel's output, then another kernel reading it
+        return rows(copy_kernel, matmul(x, y), block=(16, 128))
+
+    ag.check_pallas_kernel(two_kernels, X, Y, works=right_product, max_elements=128 * 128)
+    with pytest.raises(ag.CheckFailed, match=r"builds an array of shape \(128, 128\)"):
+        ag.check_pallas_kernel(two_kernels, X, Y, works=right_product, max_elements=128 * 64)
 
 
 def test_blocks_other_than_those_asked_for_are_named():
@@ -172,9 +258,10 @@ def test_a_reduction_axis_that_is_not_last_is_named():
 
 
 def test_in_blocks_names_the_first_inputs_only():
-    """A bias, or any input after those the problem names, may be cut as the answer likes."""
+    """A bias, or any vector input after those the problem names, may be cut as the answer likes, whole too; a
+    matrix may not be one block, wherever it is."""
 
-    def with_bias(x, y, b):
+    def with_bias(x, y, b, bias_block=(1, 64), bias_map=lambda i, j, k: (0, j)):
         def kernel(x_ref, y_ref, b_ref, o_ref):
             matmul_kernel(x_ref, y_ref, o_ref)
 
@@ -189,7 +276,7 @@ def test_in_blocks_names_the_first_inputs_only():
             in_specs=[
                 pl.BlockSpec((32, 32), lambda i, j, k: (i, k)),
                 pl.BlockSpec((32, 64), lambda i, j, k: (k, j)),
-                pl.BlockSpec((1, 64), lambda i, j, k: (0, j)),
+                pl.BlockSpec(bias_block, bias_map),
             ],
             out_specs=pl.BlockSpec((32, 64), lambda i, j, k: (i, j)),
             interpret=True,
@@ -199,3 +286,38 @@ def test_in_blocks_names_the_first_inputs_only():
     ag.check_pallas_kernel(
         with_bias, X, Y, b, works=lambda v: ag.check_close(v, X @ Y + b), in_blocks=[(32, 32), (32, 64)]
     )
+
+    # The whole bias, one block that every program reads (on a TPU, a kernel slices it with pl.ds).
+    def whole_bias(x, y, b):
+        def kernel(x_ref, y_ref, b_ref, o_ref):
+            matmul_kernel(x_ref, y_ref, o_ref)
+            bias = b_ref[:, pl.ds(pl.program_id(1) * 64, 64)]  # program_id outside pl.when: the interpreter needs it
+
+            @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
+            def _():
+                o_ref[...] += bias
+
+        specs = [pl.BlockSpec((32, 32), lambda i, j, k: (i, k)), pl.BlockSpec((32, 64), lambda i, j, k: (k, j))]
+        return pl.pallas_call(
+            kernel,
+            out_shape=jax.ShapeDtypeStruct((128, 128), x.dtype),
+            grid=(4, 2, 2),
+            in_specs=[*specs, pl.BlockSpec((1, 128), lambda i, j, k: (0, 0))],
+            out_specs=pl.BlockSpec((32, 64), lambda i, j, k: (i, j)),
+            interpret=True,
+        )(x, y, b.reshape(1, -1))
+
+    ag.check_pallas_kernel(
+        whole_bias, X, Y, b, works=lambda v: ag.check_close(v, X @ Y + b), in_blocks=[(32, 32), (32, 64)]
+    )
+
+    def whole_matrix_too(x, y):  # y again, whole, after the inputs the problem names
+        return pl.pallas_call(
+            lambda x_ref, y_ref, again_ref, o_ref: matmul_kernel(x_ref, y_ref, o_ref),
+            out_shape=jax.ShapeDtypeStruct((128, 128), x.dtype), grid=(4, 2, 2),
+            in_specs=[pl.BlockSpec((32, 32), lambda i, j, k: (i, k)), pl.BlockSpec((32, 64), lambda i, j, k: (k, j)),
+                      pl.BlockSpec((64, 128), lambda i, j, k: (0, 0))],
+            out_specs=pl.BlockSpec((32, 64), lambda i, j, k: (i, j)), interpret=True)(x, y, y)  # fmt: skip
+
+    with pytest.raises(ag.CheckFailed, match=r"takes input 2 .* as one block"):
+        ag.check_pallas_kernel(whole_matrix_too, X, Y, works=right_product, in_blocks=[(32, 32), (32, 64)])

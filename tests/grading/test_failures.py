@@ -9,6 +9,7 @@ import pytest
 from nbgrader.nbgraderformat import SchemaTooNewError, SchemaTooOldError
 
 from autograder.grading.batch._failures import Heard, SubmissionError, check_timestamp, failure_reason
+from autograder.grading.plugins._links import refusal
 
 pytestmark = pytest.mark.unit
 
@@ -72,3 +73,11 @@ def test_nbgrader_s_warnings_are_kept_for_the_report_except_what_the_report_says
     log.removeHandler(heard)
     assert heard.take() == ["SubmittedAssignment<ps1 for foo> is 3600.0 seconds late"]
     assert heard.take() == []
+
+
+def test_a_refusal_written_for_the_report_is_kept_whole():
+    links = [
+        f"a_long_student_name/03_tracing/data{n}.csv -> ../../../solutions/03_tracing/03_tracing.ipynb" for n in (1, 2)
+    ]
+    reason = failure_reason(SubmissionError(refusal(links)))
+    assert reason == refusal(links) and all(link in reason for link in links) and len(reason) > 200

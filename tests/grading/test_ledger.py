@@ -34,3 +34,15 @@ def test_a_fingerprint_changes_with_any_submitted_file(tmp_path):
     second = fingerprint(tmp_path)
     (tmp_path / "data.csv").write_text("1,3")
     assert len({first, second, fingerprint(tmp_path)}) == 3
+
+
+def test_a_lost_grading_is_remembered_for_the_same_files_until_the_submission_is_recorded(tmp_path):
+    ledger = Ledger(tmp_path)
+    assert ledger.lost_before("ada", "abc") is None
+    lost = "lost: the process grading it was killed by SIGKILL, in cell a1"
+    ledger.note_lost("ada", "abc", lost)
+    # A resumed run meets it again: the first loss still counts, unless the student handed in other files.
+    assert Ledger(tmp_path).lost_before("ada", "abc") == lost
+    assert ledger.lost_before("ada", "changed") is None and ledger.lost_before("bob", "abc") is None
+    ledger.record(Outcome("ada", "graded", "", 3.0, 4.0, {}, 1.5, "abc"))
+    assert ledger.lost_before("ada", "abc") is None

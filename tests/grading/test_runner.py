@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import csv
 import json
 import os
 import subprocess
@@ -15,7 +17,7 @@ import pytest
 from autograder.grading.batch import _runner
 from autograder.grading.batch._runner import _ended, _exception_line, _failure, _running_cell
 
-from support import graded_by, jax_course_grade, make_course, solution_sources, submit
+from support import VENV_BIN, graded_by, jax_course_grade, make_course, solution_sources, submit
 
 ASSIGNMENT = "03_tracing"
 
@@ -140,3 +142,66 @@ def test_memory_counts_shared_pages_once_only_when_the_resident_total_passes_the
     finally:
         child.kill()
         child.wait()
+
+
+# Written by the answer and imported, so the reading that refuses `os.kill` in a cell does not see it: kills the
+# processes grading its kernel (the one that forked it and the one that started it), counting its attempts in a
+# file in /dev/shm (which a walled kernel may write), and only on its first attempt if `once`.
+_KILL_ITS_GRADER = """import os, signal
+
+attempts = os.path.join("/dev/shm", {name!r})
+with open(attempts, "a") as counted:
+    counted.write("x")
+if not {once} or os.path.getsize(attempts) == 1:
+    for pid in {{os.getppid(), int(os.environ.get("JPY_PARENT_PID") or 0)}} - {{0, 1}}:
+        try:
+            os.killpg(os.getpgid(pid), signal.SIGKILL)
+        except OSError:
+            pass
+"""
+
+
+@pytest.mark.grading
+def test_a_submission_that_brings_its_grader_down_twice_is_recorded_and_never_tried_again(tmp_path):
+    """Landlock before ABI 6 lets a kernel signal its grader: stood for with `$JAXCOURSE_LANDLOCK`, whatever this
+    system's Landlock. The grader that loses a notebook's process grades it once more; a second loss is its last."""
+    course = make_course(tmp_path, ASSIGNMENT)
+    reference = solution_sources(ASSIGNMENT)
+    first = next(iter(reference))
+    counters = {}
+    for student, once in (("killer", False), ("once", True)):
+        counters[student] = f"jax-course-test-{os.getpid()}-{student}"
+        module = _KILL_ITS_GRADER.format(name=counters[student], once=once)
+        code = f"\nopen('grader_killer.py', 'w').write({module!r})\nimport grader_killer\n"
+        submit(course, ASSIGNMENT, student, {**reference, first: reference[first] + code})
+    submit(course, ASSIGNMENT, "honest", reference)
+    env = {**os.environ, "JAXCOURSE_LANDLOCK": "5"}
+    try:
+        done = subprocess.run(
+            [VENV_BIN / "jax-course", "grade", ASSIGNMENT, "--timeout", "120"],
+            cwd=course, env=env, capture_output=True, text=True, timeout=900,
+        )  # fmt: skip
+        assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+        attempts = {student: os.path.getsize(f"/dev/shm/{name}") for student, name in counters.items()}
+    finally:
+        for name in counters.values():
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(f"/dev/shm/{name}")
+    assert attempts == {"killer": 2, "once": 2}, attempts
+    ledger = {p.stem: json.loads(p.read_text()) for p in (course / "grading" / ASSIGNMENT / "done").glob("*.json")}
+    for student in ("honest", "once"):  # the loss it caused, and another's, cost an honest notebook nothing
+        assert ledger[student]["status"] == "graded", ledger[student]
+        assert ledger[student]["score"] == ledger[student]["max_score"], ledger[student]
+    killer = ledger["killer"]
+    assert killer["status"] == "failed" and killer["score"] == 0, killer
+    assert killer["reason"].startswith("brought its grader down twice: not graded (the process grading it was "
+                                       f"killed by SIGKILL, in cell {first})"), killer["reason"]  # fmt: skip
+    assert f"jax-course grade {ASSIGNMENT} --student killer --force" in killer["reason"], killer["reason"]
+    with open(course / "grading" / ASSIGNMENT / "report.csv") as report:
+        assert {row["student"]: row["reason"] for row in csv.DictReader(report)}["killer"] == killer["reason"]
+    assert not list((course / "grading" / ASSIGNMENT / "lost").glob("*.json"))
+    # A resumed run does not try it again.
+    again = jax_course_grade(course, ASSIGNMENT, "--timeout", "120", status=None)
+    assert json.loads((course / "grading" / ASSIGNMENT / "done" / "killer.json").read_text()) == killer
+    assert again.returncode == 1 and not os.path.exists(f"/dev/shm/{counters['killer']}"), again.stderr[-3000:]
+    assert not _leftover_kernels()

@@ -181,3 +181,20 @@ def test_a_second_check_compiles_from_the_users_cache_and_gives_the_same_report(
     assert [(r.test, r.passed) for r in check_notebook(path).results] == first
     assert set(cache.iterdir()) == entries, "the second check compiled programs the first had cached"
     assert ("test_affine", False) in first
+
+
+@pytest.mark.grading
+def test_without_landlock_the_check_works_and_says_once_what_it_could_not_wall(in_course):
+    """A learner's computer without Landlock (stood for with `$JAXCOURSE_LANDLOCK`): two notebooks checked in one
+    run both get full marks, and the report says once, in words for a learner, what the walls could not do."""
+    first = answered_copy(in_course, solution_sources(ASSIGNMENT))
+    (in_course.parent / "copy").mkdir()
+    second = shutil.copy(first, in_course.parent / "copy" / first.name)
+    env = {**os.environ, "JAXCOURSE_LANDLOCK": "0"}
+    command = [VENV_BIN / "jax-course", "check", str(first), str(second)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.count("FAILED") == 0 and done.stdout.count("Score: ") == 2, done.stdout
+    note = "Note: this computer has no Landlock (Linux 5.13 or newer, enabled), so nothing keeps the notebook's code"
+    assert done.stdout.count(note) == 1 and "its score does not depend on it" in done.stdout, done.stdout
+    assert "unwalled" not in done.stdout + done.stderr  # the grader's line for an instructor is not the learner's

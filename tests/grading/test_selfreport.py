@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,17 @@ def test_in_a_notebook_the_report_is_a_table_with_each_failure_under_its_row_and
     # Far from a clone, the link leads to the lecture in the course's repository.
     elsewhere = SelfCheck(tmp_path / "alone.ipynb", read_results(nb, None), True, "enforce", "")._repr_html_()
     assert 'href="https://github.com/learn-jax/jax-course/blob/main/course/01_arrays.ipynb#Softmax"' in elsewhere
+
+
+def test_what_the_computer_could_not_wall_is_said_after_the_score_in_text_and_in_a_notebook():
+    from autograder.grading.selfcheck._selfreport import SelfCheck
+
+    nb = notebook(cell("answer", test=False), cell("test_answer", test=True))
+    missing = "this computer has no Landlock (Linux 5.13 or newer, enabled), so nothing keeps ..."
+    check = SelfCheck(Path("01_arrays.ipynb"), read_results(nb, None), True, "enforce", "", missing)
+    said = f"Note: {missing}. Your notebook was checked all the same, and its score does not depend on it"
+    assert check.report().endswith(check.walls_note) and said in check.walls_note
+    page = check._repr_html_()
+    assert "Score: 1/1" in page and f"<p>{html.escape(check.walls_note)}</p>" in page
+    walled = SelfCheck(Path("01_arrays.ipynb"), read_results(nb, None), True, "enforce", "")
+    assert "Note:" not in walled.report() and "Note:" not in walled._repr_html_()

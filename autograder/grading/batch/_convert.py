@@ -29,7 +29,8 @@ from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import Execute
 
-from ._failures import Heard, check_timestamp
+from ..plugins._links import links_in, record_zero, refusal
+from ._failures import Heard, SubmissionError, check_timestamp
 from ._ledger import Outcome, fingerprint
 
 # What nbgrader warned about, since the last `HEARD.take()`.
@@ -118,6 +119,8 @@ class BatchAutograde(Autograde):
         if dest.exists():
             shutil.rmtree(dest)
         self.notebooks = list(submission.notebooks)
+        if links := links_in(submission.folder, Path(self.course.root, self.course.submitted_directory)):
+            raise SubmissionError(refusal(links))  # before nbgrader copies, or reads, what a link points to
         check_timestamp(submission.folder)
         self.run_pre_convert_hook()
         self.init_assignment(assignment, submission.student)
@@ -153,14 +156,7 @@ class BatchAutograde(Autograde):
         """No points for a submission that could not be graded (as nbgrader does for a missing one)."""
         assignment = self.course.assignment_id
         shutil.rmtree(self._format_dest(assignment, student), ignore_errors=True)
-        with Gradebook(self.course.db_url, self.course.course_id) as gb:
-            gb.update_or_create_student(student)
-            gb.update_or_create_submission(assignment, student)
-            for notebook in gb.find_assignment(assignment).notebooks:
-                for grade in gb.find_submission_notebook(notebook.name, assignment, student).grades:
-                    grade.auto_score = 0
-                    grade.needs_manual_grade = False
-            gb.db.commit()
+        record_zero(self.course.db_url, self.course.course_id, assignment, student)
 
     def scores(self, student: str) -> tuple[float, float, dict[str, list[float]]]:
         """`(score, max_score, {problem: [score, max]})` of a submission, from the gradebook.

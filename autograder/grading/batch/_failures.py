@@ -19,10 +19,10 @@ class SubmissionError(Exception):
 
 def failure_reason(error: BaseException) -> str:
     """Why a submission could not be graded, for the report: the cause and what to do, never a bare exception."""
+    if isinstance(error, SubmissionError):  # written for the report, whole: it names what to change
+        return (str(error).strip().splitlines() or [""])[0]
     first = (str(error).strip().splitlines() or [""])[0][:200]
     cause = error.__context__
-    if isinstance(error, SubmissionError):
-        return first
     if isinstance(error, SchemaTooNewError):
         return (
             f"schema too new: the notebook's nbgrader metadata is version {error.actual_version}, and this "
@@ -40,6 +40,17 @@ def failure_reason(error: BaseException) -> str:
         detail = (str(cause).strip().splitlines() or [""])[0][:120] if cause else first
         return f"corrupted: the notebook's cells or their nbgrader metadata were edited or damaged ({detail})"
     return f"ungradable: {type(error).__name__}: {first}"
+
+
+def brought_down_twice(assignment: str, student: str, failures: list[str]) -> str:
+    """Why a submission whose grading process was killed twice is not graded, and how to try once more."""
+    how = "; then ".join(dict.fromkeys(f.removeprefix("lost: the process grading it was ") for f in failures))
+    return (
+        f"brought its grader down twice: not graded (the process grading it was {how}). Its own code can do "
+        "that on Linux before 6.12 (Landlock 6), or the system, out of memory; it is not tried again. Read its "
+        "code from that cell on, or grade it on a newer Linux; to try once more: "
+        f"`jax-course grade {assignment} --student {student} --force`"
+    )
 
 
 def check_timestamp(folder: Path) -> None:

@@ -2,7 +2,9 @@
 
 A submission is done when its entry (`grading/ASSIGNMENT/done/STUDENT.json`) is written,
 last and atomically. A rerun skips a submission whose entry matches the files submitted
-now; anything else (never graded, interrupted, resubmitted) is graded again.
+now; anything else (never graded, interrupted, resubmitted) is graded again. A submission whose
+grading process was killed once is noted (`lost/STUDENT.json`) until its entry is written: a second
+loss, in this run or a resumed one, is its last.
 """
 
 from __future__ import annotations
@@ -30,10 +32,17 @@ class Outcome:
 
 
 def fingerprint(folder: Path) -> str:
-    """A hash of every file a student submitted: a resubmission changes it."""
+    """A hash of every file a student submitted: a resubmission changes it. A link counts by where it points,
+    never by what is there (which may be anything: the grader refuses it, `plugins/_links.py`)."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(folder.rglob("*")):  # rglob goes through no link to a folder
+        if path.is_symlink():
+            content = b"link to " + os.fsencode(os.readlink(path))
+        elif path.is_file():
+            content = path.read_bytes()
+        else:
+            continue
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + content + b"\0")
     return digest.hexdigest()
 
 
@@ -65,6 +74,22 @@ class Ledger:
 
     def record(self, outcome: Outcome) -> None:
         write_atomically(self._path(outcome.student), json.dumps(asdict(outcome), indent=1))
+        self._lost(outcome.student).unlink(missing_ok=True)
+
+    def _lost(self, student: str) -> Path:
+        return self.folder / "lost" / f"{student}.json"
+
+    def lost_before(self, student: str, fingerprint: str) -> str | None:
+        """Why this submission's grading process died before, if it did and the submission is unchanged."""
+        try:
+            noted = json.loads(self._lost(student).read_text())
+        except (OSError, ValueError):
+            return None
+        return noted.get("failure") if isinstance(noted, dict) and noted.get("fingerprint") == fingerprint else None
+
+    def note_lost(self, student: str, fingerprint: str, failure: str) -> None:
+        """This submission's grading process died (`failure` says how): the next loss is its last."""
+        write_atomically(self._lost(student), json.dumps({"fingerprint": fingerprint, "failure": failure}))
 
     def outcomes(self) -> list[Outcome]:
         """Every submission graded so far, this run and earlier ones."""

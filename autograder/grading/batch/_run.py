@@ -24,7 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..references._seed import GradingSeed, for_grading, remember
 from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
-from ._failures import failure_reason, report_notes
+from ._failures import brought_down_twice, failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import THREAD_LIMITS, Execution, stop_forkserver
 from ._workers import Runner, execute_all, on_cluster, on_this_machine
@@ -158,15 +158,31 @@ def _grade_all(
                 for future in done:
                     submission, notes = running.pop(future)
                     results = future.result()
-                    reason = next((e.failure for _, e in results if e.failure), None) or ""
                     # Running time only, not the time spent queued behind other submissions.
                     seconds = sum(execution.seconds for _, execution in results)
-                    _record(run, converter, submission, reason, results, seconds, notes)
+                    if (lost := next((e.failure for _, e in results if e.lost and e.failure), None)) is not None:
+                        if (reason := _lost(run, submission, lost)) is None:
+                            waiting.insert(0, submission)  # once more, next
+                            continue
+                        _record(run, converter, submission, reason, None, seconds, notes)
+                    else:
+                        reason = next((e.failure for _, e in results if e.failure), None) or ""
+                        _record(run, converter, submission, reason, results, seconds, notes)
                     per_minute = 60 * len(run.outcomes) / max(time.monotonic() - started, 1e-9)
                     progress.update(task, advance=1, rate=f"{per_minute:.1f}/min")
     finally:
         stop.set()  # on Ctrl-C: running notebooks are stopped, queued ones never start
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _lost(run: GradingRun, submission: Submission, failure: str) -> str | None:
+    """A submission whose grading process was killed (`failure` says how): None the first time, to grade it
+    once more; the second time, in this run or an earlier one, why it is not graded."""
+    before = run.ledger.lost_before(submission.student, submission.fingerprint)
+    if before is None:
+        run.ledger.note_lost(submission.student, submission.fingerprint, failure)
+        return None
+    return brought_down_twice(run.assignment, submission.student, [before, failure])
 
 
 def _to_grade(run: GradingRun, converter: BatchAutograde, force: bool) -> list[Submission]:

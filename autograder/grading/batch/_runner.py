@@ -62,12 +62,14 @@ _starting = threading.Lock()
 @dataclass
 class Execution:
     """What a worker sends back: `notebook` (JSON text) when it ran, else `failure` says why
-    and `partial` holds the notebook as it was after the last cell that finished."""
+    and `partial` holds the notebook as it was after the last cell that finished. `lost`: the process
+    grading it was killed while it ran, by no limit of the grader's (the submission's code, or the system)."""
 
     notebook: str | None
     failure: str | None
     partial: str | None
     seconds: float
+    lost: bool = False
 
 
 def start_forkserver() -> None:
@@ -206,13 +208,16 @@ def execute_submission(
         finally:
             _driver.kill_tree(child.pid)  # a stopped notebook, and whatever the submission left running
             _ended(child, None)
+        # Ended by a signal no limit sent: the driver grades this notebook alone, so its code (or the system,
+        # out of memory) killed it. A grader killed itself takes its drivers with it, and records nothing.
+        lost = failure is None and (child.exitcode or 0) < 0
         if failure is not None:
             failure += f", in cell {_running_cell(work)}"
         failure = failure or _failure(child.exitcode, work, float(execute_config.get("timeout") or 0))
         executed = (work / "executed.ipynb").read_text() if failure is None else None
         snapshot = work / "snapshot.ipynb"
         partial = snapshot.read_text() if failure and snapshot.is_file() else None
-    return Execution(executed, failure, partial, time.monotonic() - start)
+    return Execution(executed, failure, partial, time.monotonic() - start, lost)
 
 
 def _empty(folder: Path) -> str:
@@ -253,6 +258,8 @@ def _failure(exitcode: int | None, folder: Path, cell_timeout: float) -> str | N
         return None
     if exitcode == 0:
         return "crashed: the notebook produced no result"
+    if exitcode is not None and exitcode < 0:
+        return f"lost: the process grading it was killed by {_signal_name(-exitcode)}, in cell {_running_cell(folder)}"
     errors = folder / "stderr.txt"
     error = _exception_line(errors.read_text(errors="replace") if errors.is_file() else "")
     cell = _running_cell(folder)
@@ -262,3 +269,10 @@ def _failure(exitcode: int | None, folder: Path, cell_timeout: float) -> str | N
             "stop when interrupted (a long compilation does not)"
         )
     return f"crashed: the notebook could not be run, in cell {cell} ({error or f'exit code {exitcode}'})"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

@@ -54,6 +54,7 @@ def remove_what_killed_graders_left() -> None:
 def on_cluster(scheduler: str, workers: int, limits: dict):
     """`(client, runner, slots)` for a Dask cluster, whose workers need this package installed."""
     from distributed import Client
+    from distributed.scheduler import KilledWorker
 
     client = Client(scheduler, timeout="30s")
     unable = [worker for worker, able in cast(dict[str, bool], client.run(may_start_processes)).items() if not able]
@@ -67,9 +68,12 @@ def on_cluster(scheduler: str, workers: int, limits: dict):
     slots = workers or sum(cast(dict[str, int], client.nthreads()).values())
 
     def remote(notebook: str, config: dict, folder: str) -> Execution:
-        return client.submit(
-            execute_submission, notebook, folder=folder, execute_config=config, pure=False, **limits
-        ).result()
+        future = client.submit(execute_submission, notebook, folder=folder, execute_config=config, pure=False, **limits)
+        try:
+            return future.result()
+        except KilledWorker as error:  # the worker died running it, as many times as Dask tries a task
+            lost = f"lost: the process grading it was killed with its Dask worker ({error})"
+            return Execution(None, lost, None, 0.0, lost=True)
 
     return client, remote, slots
 

@@ -144,18 +144,17 @@ class WarmKernelManager(AsyncKernelManager):
 
 def _walls(kw: dict, kernel_cmd: list[str], log) -> dict | None:
     """The walls a grading kernel starts in (`$JAXCOURSE_PROTECTED` in its environment), if this system can
-    build them; where it cannot, the kernel runs unwalled and that is said once."""
+    build them; where it cannot, the kernel runs unwalled, and what walls it lacks is said once."""
     global _said_unwalled
     walls = _sandbox.walls(dict(kw.get("env") or os.environ), str(kw.get("cwd") or os.getcwd()), kernel_cmd)
-    if walls is None or _sandbox.abi():
-        return walls
-    if not _said_unwalled:
+    if walls is None:
+        return None
+    version = _sandbox.abi()
+    if (missing := _sandbox.shortfall(version)) and not _said_unwalled:
         _said_unwalled = True
-        log.warning(
-            "Kernels run unwalled: this system has no Landlock (Linux 5.13 or newer, enabled), so code in a "
-            "submission can read and change the course's files (autograder/INTEGRITY.md, 'Not defended')"
-        )
-    return None
+        how = "unwalled" if not version else "partly walled"
+        log.warning("Kernels run %s: %s (autograder/INTEGRITY.md, 'Not defended')", how, missing)
+    return walls if version else None
 
 
 # Where a walled kernel's libraries would otherwise write, beside its HOME: they follow HOME when unset.

@@ -16,6 +16,8 @@
 - `LmsCollector`, for `nbgrader zip_collect`: a Canvas or Moodle download goes into
   `submitted/<LMS id>/`; a file whose owner cannot be told, a non-notebook and a second
   notebook from one student are each reported, never dropped silently.
+- `RefuseLinks`, the converter `nbgrader autograde` uses once this package is imported: a submission that holds
+  a link is refused before nbgrader copies what it points to (`_links.py`).
 - `CanvasGrades` and `MoodleGrades`, for `nbgrader export --exporter=...`: the CSV the LMS's
   grade import reads.
 
@@ -23,11 +25,14 @@ The preprocessors are in `_preprocessors.py` (`_tampering.py` reads the cells th
 nbgrader's own metadata check, installed here), the LMS's plug-ins in `_lms.py`.
 """
 
+from ._links import RefuseLinks, refuse_links_in_submissions
 from ._lms import CanvasGrades, LmsCollector, MoodleGrades
 from ._preprocessors import HandOver, OwnResultsOnly, RefuseTampering, ShortenTestErrors, Verify, WarmExecute
 from ._schema import check_each_schema_once
 
-check_each_schema_once()  # every grading path reads this module: nbgrader_config.py imports it
+# Every grading path reads this module: nbgrader_config.py imports it.
+check_each_schema_once()
+refuse_links_in_submissions()
 
 __all__ = [
     "CanvasGrades",
@@ -35,6 +40,7 @@ __all__ = [
     "LmsCollector",
     "MoodleGrades",
     "OwnResultsOnly",
+    "RefuseLinks",
     "RefuseTampering",
     "ShortenTestErrors",
     "Verify",

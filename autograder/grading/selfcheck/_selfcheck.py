@@ -20,6 +20,7 @@ from pathlib import Path
 
 from traitlets.config.loader import PyFileConfigLoader
 
+from ... import _sandbox
 from ..._config import (
     DEFAULT_SEED,
     GRADER_SEED,
@@ -201,9 +202,25 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
     _nursery.warm_up(env)  # while this process imports nbgrader
     root, assignment = find_course(notebook)
     if root is not None:
-        return SelfCheck(notebook, _with_hidden_tests(notebook, root, assignment, env), True, mode, reason)
+        results = _with_hidden_tests(notebook, root, assignment, env)
+        return SelfCheck(notebook, results, True, mode, reason, _unwalled_once())
     found = package_tests(cells)
     return SelfCheck(notebook, _in_a_kernel(notebook, env, timeout, found), found is not None, mode, reason)
+
+
+_told_unwalled = False
+
+
+def _unwalled_once() -> str:
+    """What this computer could not wall, the first time a check in this process walled its kernel (graded as an
+    instructor would, in a clone: a kernel elsewhere has nothing to be walled from); "" after that, or if nothing.
+    The grader's own log line, meant for an instructor, is among the streams the check keeps quiet."""
+    global _told_unwalled
+    missing = _sandbox.shortfall(_sandbox.abi())
+    if not missing or _told_unwalled:
+        return ""
+    _told_unwalled = True
+    return missing
 
 
 def _current_notebook() -> Path:

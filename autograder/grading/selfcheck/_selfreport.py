@@ -47,6 +47,7 @@ class SelfCheck:
     hidden_tests: bool
     timing: str
     timing_reason: str
+    unwalled: str = ""  # what this computer could not wall the notebook's code from (`_sandbox.shortfall`)
 
     @property
     def score(self) -> tuple[float, float]:
@@ -77,7 +78,15 @@ class SelfCheck:
         # Said only where a test measures speed: elsewhere it is nothing the student can act on.
         timing = f" Timing checks: {self.timing} ({self.timing_reason})." if any(r.timed for r in self.results) else ""
         lines += ["", f"Score: {got:g}/{total:g}{only}.{timing}"]
-        return "\n".join(lines)
+        return "\n".join(lines + (["", self.walls_note] if self.unwalled else []))
+
+    @property
+    def walls_note(self) -> str:
+        """Said once a session: what the grader's walls could not do here, and why that costs no points."""
+        return (
+            f"Note: {self.unwalled}. Your notebook was checked all the same, and its score does not depend on it: "
+            "the grader uses these walls to keep one student's code from another's work."
+        )
 
     def _untimed(self, r: ProblemResult) -> str:
         """One verdict per problem: a timed test that passed here without its timing judged says so."""
@@ -91,7 +100,7 @@ class SelfCheck:
     def _repr_html_(self) -> str:
         """The report as JupyterLab and Colab show it: a row per test, its message under a failing one, and
         "Reread:" a link to the lecture's section."""
-        first, *rest = self.report().split("\n\n")
+        first, *rest = self.report().removesuffix(f"\n\n{self.walls_note}" if self.unwalled else "").split("\n\n")
         rows = []
         for r in self.results:
             verdict = "passed" if r.passed else "<strong>FAILED</strong>"
@@ -109,6 +118,7 @@ class SelfCheck:
             + "</tr>"
             + "".join(rows)
             + f"</table><p>{html.escape(rest[-1] if rest else '')}</p>"
+            + (f"<p>{html.escape(self.walls_note)}</p>" if self.unwalled else "")
         )
 
     def _line_html(self, line: str) -> str:
