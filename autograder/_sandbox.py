@@ -46,6 +46,9 @@ _PR_SET_NO_NEW_PRIVS = 38
 # and device ioctls (5). Read: execute, read a file, list a folder. A rule on a file takes only file rights.
 _SINCE = {2: 1 << 13, 3: 1 << 14, 5: 1 << 15}
 _READ = (1 << 0) | (1 << 2) | (1 << 3)
+# Reading a file whose name is known, without listing its folder: JAX's compilation cache, whose files are named
+# by a hash of the program compiled, gives a kernel only the programs it compiles itself.
+_BY_NAME = 1 << 2
 # Making a character device, a socket, a pipe, a block device or a link: what a grader that later reads or
 # writes the kernel's folder could be led through (a link to the gradebook) or stalled by (a pipe).
 _MAKE_SOCKET = 1 << 9
@@ -152,8 +155,10 @@ def rules(
     everything: int,
     scratch: Sequence[str] = (),
     sockets: Sequence[str] = (),
+    by_name: Sequence[str] = (),
 ) -> list[tuple[str, int]]:
-    """What the kernel is granted: reading outside `protected`, and inside it only `read`; writing in `write`
+    """What the kernel is granted: reading outside `protected`, and inside it only `read` (and the files of
+    `by_name`, without listing them); writing in `write`
     (but no links, pipes, sockets or devices), in `sockets` (the same, and sockets), in `scratch` (anything) and
     to `DEVICES` and its own /proc entry; and nothing of `protected` that these hold (a kernel started in the
     course's folder cannot read the seed)."""
@@ -161,9 +166,12 @@ def rules(
     granted: list[tuple[str, int]] = []
     _walk(os.sep, _READ, protected, granted)
     own, kept = [*write, *DEVICES, f"/proc/{os.getpid()}"], everything & ~_SPECIAL
-    for rights, paths in ((_READ, read), (kept, own), (kept | _MAKE_SOCKET, sockets), (everything, scratch)):
+    granting = ((_READ, read), (_BY_NAME, by_name), (kept, own), (kept | _MAKE_SOCKET, sockets), (everything, scratch))
+    for rights, paths in granting:
         for path in sorted({os.path.realpath(f) for f in paths if f and os.path.exists(f)}):
-            _walk(path, rights, [p for p in protected if _beneath(p, path)], granted)
+            # `by_name` is protected itself (nothing else lists it): what it holds is not, unless named too.
+            inside = [p for p in protected if _beneath(p, path) and not (rights == _BY_NAME and p == path)]
+            _walk(path, rights, inside, granted)
     return granted
 
 
@@ -187,6 +195,7 @@ def restrict(
     ports: Sequence[int] = (),
     scratch: Sequence[str] = (),
     sockets: Sequence[str] = (),
+    by_name: Sequence[str] = (),
     version: int | None = None,
 ) -> None:
     """Wall this process (and all it starts from now on) in, writing `scratch` as it likes and listening only on
@@ -203,7 +212,7 @@ def restrict(
     if ruleset < 0:
         raise _fail("make a rule set")
     try:
-        for path, rights in rules(protected, read, write, everything, scratch, sockets):
+        for path, rights in rules(protected, read, write, everything, scratch, sockets, by_name):
             try:
                 descriptor = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:
@@ -238,7 +247,12 @@ def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
     package = os.path.dirname(os.path.abspath(__file__))
     # Python's own folders and the user's site-packages (`pip install --user`), wherever the course is.
     read = [sys.prefix, sys.base_prefix, sys.exec_prefix, site.getusersitepackages(), package, env.get(REFERENCES, "")]
-    walls = {"protected": protected, "read": read, "write": [cwd], "ports": [], "sockets": [], "version": abi()}
+    walls = {"protected": protected, "read": read, "write": [cwd], "ports": [], "sockets": [], "by_name": []}
+    walls["version"] = abi()
+    # The programs the grader compiled for every kernel (`grading/references/_compiled.py`): read, never listed.
+    if cache := env.get("JAX_COMPILATION_CACHE_DIR"):
+        walls["protected"] = [*protected, cache]
+        walls["by_name"].append(cache)
     if "-f" in argv[:-1]:
         connection = os.path.abspath(argv[argv.index("-f") + 1])
         info = _connection(connection)

@@ -237,7 +237,12 @@ def test_solutions_that_fail_to_record_stop_grading_with_the_reason_and_none_nee
     monkeypatch.delenv(GRADER_SEED, raising=False)
     quiet = _notebook(tmp_path / "quiet", "import autograder\nprint('compares nothing with a reference')")
     seed = for_grading(tmp_path, quiet, ASSIGNMENT, LOG)
-    assert seed is not None and seed.for_each_notebook(ASSIGNMENT) == {"seed": kernel_seed(seed.seed), "references": {}}
+    assert seed is not None and seed.compiled is not None
+    assert seed.for_each_notebook(ASSIGNMENT) == {
+        "seed": kernel_seed(seed.seed),
+        "references": {},
+        "compiled": str(seed.compiled),
+    }
     assert kernel_seed(seed.seed) != seed.seed
     # References recorded before kernels had their own are recorded again.
     kernels = tmp_path / "grading" / "references" / KERNEL_REFERENCES / ASSIGNMENT

@@ -26,7 +26,7 @@ from ..references._seed import GradingSeed, for_grading, remember
 from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
 from ._failures import brought_down_twice, failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
-from ._runner import Execution, stop_forkserver
+from ._runner import THREAD_LIMITS, Execution, stop_forkserver
 from ._workers import Runner, execute_all, on_cluster, on_this_machine
 
 
@@ -243,7 +243,7 @@ def grade(
         converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
         course = converter.course
         run.db_url = course.db_url
-        run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say())
+        run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say(), THREAD_LIMITS)
         if run.seed:  # sent with every notebook from now on (the runners read `limits` at each call)
             limits.update(run.seed.for_each_notebook(assignment), protected=run.seed.kept_from_kernels(root))
             remember(root, assignment, run.seed)

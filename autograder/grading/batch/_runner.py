@@ -30,6 +30,7 @@ import psutil
 from ..._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
 from ..._sandbox import SCRATCH
 from ..kernels._nursery import PRELOAD
+from ..references._compiled import read_only
 from . import _driver
 
 # Each worker's kernel computes on one core: workers that fight over cores make timing
@@ -163,6 +164,7 @@ def execute_submission(
     seed: int | None = None,
     references: dict[str, bytes] | None = None,
     protected: str = "",
+    compiled: str = "",
 ) -> Execution:
     """Run a sanitized submission (nbformat JSON text) and return its executed JSON or a failure.
 
@@ -170,13 +172,16 @@ def execute_submission(
     copied the course's and the student's files), as under `nbgrader autograde`; a Dask worker that
     does not share that folder runs the notebook in an empty one. Its hidden inputs are drawn from
     `seed`, and compared with `references` (`ASSIGNMENT/NAME.npz` to its bytes) when given. The kernel
-    may not touch the `protected` folders (`_sandbox.py`).
+    may not touch the `protected` folders (`_sandbox.py`), but loads programs from `compiled` by name
+    (`references/_compiled.py`).
     """
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"{SCRATCH}{os.getpid()}-") as scratch:
         work = Path(scratch)
         (work / "submission.ipynb").write_text(notebook)
         hidden = {} if seed is None else {GRADER_SEED: str(seed), PROTECTED: protected}
+        if compiled and seed is not None:
+            hidden.update(read_only(Path(compiled)))
         for name, content in (references or {}).items():
             (work / "references" / name).parent.mkdir(parents=True, exist_ok=True)
             (work / "references" / name).write_bytes(content)

@@ -176,6 +176,20 @@ def _take_over(request: dict, streams: list[int]) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     _fresh_randomness()
+    _compilation_cache_from_environment()
+
+
+def _compilation_cache_from_environment() -> None:
+    """JAX, imported in the nursery, read its compilation cache's settings from the nursery's environment; a new
+    process would read them from its own (the grader names the programs it compiled for every kernel there)."""
+    if (jax := sys.modules.get("jax")) is None:
+        return
+    # JAX's own module, where the nursery imported JAX (this side of the course is not to need it otherwise).
+    compilation_cache = importlib.import_module("jax.experimental.compilation_cache.compilation_cache")
+    for name, default in (("jax_compilation_cache_dir", None), ("jax_persistent_cache_min_compile_time_secs", 1.0)):
+        value = os.environ.get(name.upper(), default)
+        jax.config.update(name, value if value is None or name.endswith("dir") else float(value))
+    compilation_cache.reset_cache()  # opened at the next compilation, where the settings now say
 
 
 def _fresh_randomness() -> None:

@@ -12,6 +12,7 @@ whose notebooks use the checks (they import `autograder`) has hidden inputs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -19,6 +20,7 @@ import logging
 import os
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +35,7 @@ from ..._config import (
     references_dir,
     short_seed,
 )
+from ._compiled import compile_for_kernels, compiled_programs, read_only
 
 SEED_FILE = "grader_seed.txt"
 _RECORDED_WITH = "recorded_with.json"
@@ -50,6 +53,7 @@ class GradingSeed:
     seed: int
     origin: str
     references: Path | None = None  # holds ASSIGNMENT/*.npz recorded with `seed`; None: the environment's
+    compiled: Path | None = None  # the programs compiled for every kernel (`_compiled.py`), if any
 
     def describe(self) -> str:
         """For the report and the log: which seed, and why that one."""
@@ -58,7 +62,8 @@ class GradingSeed:
     def kernel_environment(self) -> dict[str, str]:
         """What a grading kernel is given: the kernel's seed and references, never the verifier's."""
         seed = kernel_seed(self.seed)
-        return {GRADER_SEED: str(seed), REFERENCES: str(self._kernel_references())}
+        env = {GRADER_SEED: str(seed), REFERENCES: str(self._kernel_references())}
+        return {**env, **read_only(self.compiled)} if self.compiled else env
 
     def verifier_environment(self) -> dict[str, str]:
         """What the verifier is given: the seed itself, and the references recorded with it."""
@@ -83,7 +88,7 @@ class GradingSeed:
         seed, and the reference outputs recorded with it (`ASSIGNMENT/NAME.npz` to their bytes)."""
         files = sorted((self._kernel_references() / assignment).glob("*.npz"))
         references = {f"{assignment}/{path.name}": path.read_bytes() for path in files}
-        return {"seed": kernel_seed(self.seed), "references": references}
+        return {"seed": kernel_seed(self.seed), "references": references, "compiled": str(self.compiled or "")}
 
 
 def course_seed(root: Path) -> tuple[int, bool]:
@@ -138,12 +143,22 @@ def _uses_checks(notebooks: list[Path]) -> bool:
     return False
 
 
-def for_grading(root: Path, source: Path, assignment: str, log: logging.Logger) -> GradingSeed | None:
+def for_grading(
+    root: Path, source: Path, assignment: str, log: logging.Logger, settings: Mapping[str, str] | None = None
+) -> GradingSeed | None:
     """The seed that grades `assignment` (its source notebooks in `source/assignment/`), with its reference
-    outputs recorded if they are missing or stale; None when the assignment has no hidden inputs."""
+    outputs recorded and its programs compiled for the kernels (whose environment adds `settings`) if they are
+    missing or stale; None when the assignment has no hidden inputs."""
     notebooks = sorted((source / assignment).glob("*.ipynb"))
     if not _uses_checks(notebooks):
         return None
+    seed = _seed_with_references(root, source, assignment, notebooks, log)
+    compiled = compiled_programs(root)
+    compile_for_kernels(assignment, notebooks, {**seed.kernel_environment(), **(settings or {})}, compiled, log)
+    return dataclasses.replace(seed, compiled=compiled)
+
+
+def _seed_with_references(root: Path, source: Path, assignment: str, notebooks: list[Path], log) -> GradingSeed:
     if os.environ.get(GRADER_SEED, "").strip():
         _say_if_short(grader_seed(), f"{GRADER_SEED} holds", log)
         return GradingSeed(grader_seed(), f"set by {GRADER_SEED}")
