@@ -99,8 +99,8 @@ def _check_same_traffic(
     if other > 1.05 * sent + 64:  # a few bytes for scalars, such as a loss summed across devices
         raise CheckFailed(
             f"{what} sends {sent / 2**20:.3f} MiB per device in its collectives on {these}, and "
-            f"{other / 2**20:.3f} MiB on {those}: what it moves grows with them, where its strategy's communication "
-            "does not.",
+            f"{other / 2**20:.3f} MiB on {those}: it moves data that grows with them (activations, when the batch "
+            "grows), where its strategy moves the same bytes on both.",
             hint=hint,
             section=section,
         )

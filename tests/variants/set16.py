@@ -39,7 +39,15 @@ _FSDP_STEP = """def make_fsdp_step(mesh):
 
     return step
 """
-_BLOCK = "lambda x, a, b: jax.nn.relu(x @ a) @ b"
+_GLU = "lambda x, g, u, d: (jax.nn.silu(x @ g) * (x @ u)) @ d"
+_GLU_SHARD_MAP = """def megatron_glu(x, w_gate, w_up, w_down, mesh):
+    def block(x, g, u, d):
+        hidden = jax.nn.silu(x @ g) * (x @ u)
+        return jax.lax.psum(hidden @ d, 'model')
+    columns, rows = P(None, 'model'), P('model', None)
+    specs = dict(in_specs=(P('data', None), columns, columns, rows), out_specs=P('data', None))
+    return jax.jit(jax.shard_map(block, mesh=mesh, **specs))(x, w_gate, w_up, w_down)
+"""
 
 
 def _sent(body: str) -> dict[str, str]:
@@ -335,11 +343,39 @@ VARIANTS = {
         "loses": {"test_fsdp", "test_fsdp_structure"},
         "says": {"test_fsdp": ["n times too large"], "test_fsdp_structure": ["differs"]},
     },
-    # Correct, another way: jit alone on the placed state, the compiler choosing the rest.
+    # Bypass: jit alone on the placed state: the compiler keeps the weights split and moves activations instead.
     "fsdp_plain_jit": {
         "answers": {"fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n    return jax.jit(train_step)\n"},
+        "loses": {"test_fsdp_structure"},
+        "bypass": "the batch split and each weight gathered where used, not jit left to choose the layouts",
+        "says": ["a batch of 256 examples", "a batch of 1024", "grows with them", "gather each weight"],
+    },
+    # Correct, another way: the layouts asked of jit (in_shardings, out_shardings), the gather as train_step's hook.
+    "fsdp_in_out_shardings": {
+        "answers": {
+            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
+            "    whole, split = NamedSharding(mesh, P()), NamedSharding(mesh, P(mesh.axis_names[0]))\n"
+            "    step = lambda p, s, x, y: train_step(p, s, x, y, lambda w: jax.lax.with_sharding_constraint(w, whole))\n"
+            "    return jax.jit(step, in_shardings=(split, split, split, split), out_shardings=(split, split, whole))\n"
+        },
         "loses": set(),
-        "alternative": "jax.jit of train_step on the placed state, the compiler gathering and splitting",
+        "alternative": "in_shardings and out_shardings of jit in place of with_sharding_constraint",
+    },
+    # Correct, another way: the batch split and the outputs laid out; gathering the weights left to the compiler.
+    "fsdp_batch_split_no_gather": {
+        "answers": {
+            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
+            "    axis = mesh.axis_names[0]\n"
+            "    split = lambda t: jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, P(axis) if v.ndim else P())), t)\n\n"
+            "    @jax.jit\n"
+            "    def step(params, opt_state, x, y):\n"
+            "        x, y = jax.lax.with_sharding_constraint((x, y), NamedSharding(mesh, P(axis)))\n"
+            "        params, opt_state, value = train_step(params, opt_state, x, y)\n"
+            "        return split(params), split(opt_state), value\n\n"
+            "    return step\n"
+        },
+        "loses": set(),
+        "alternative": "the batch split and the state's layout kept; the compiler gathering each weight itself",
     },
     # Correct, another way: shard_map, all-gathering each weight in its block; autodiff reduce-scatters.
     "fsdp_shard_map": {
@@ -365,84 +401,167 @@ VARIANTS = {
     # Bypass: the weights gathered whole, the result laid out as asked.
     "megatron_gathered_weights": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            "    whole = NamedSharding(mesh, P())\n"
-            "    f = lambda x, a, b: jax.nn.relu(x @ jax.lax.with_sharding_constraint(a, whole)) @ jax.lax.with_sharding_constraint(b, whole)\n"
-            "    return jax.jit(f, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_in, w_out)\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    whole = lambda w: jax.lax.with_sharding_constraint(w, NamedSharding(mesh, P()))\n"
+            "    f = lambda x, g, u, d: (jax.nn.silu(x @ whole(g)) * (x @ whole(u))) @ whole(d)\n"
+            "    return jax.jit(f, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_gate, w_up, w_down)\n"
         },
         "loses": {"test_megatron_structure"},
         "bypass": "the weights kept split (Megatron), not gathered whole with only the output split",
-        "says": ["all-gather"],
+        "says": ["psum over the mesh axis 'model'", "shard_map"],
+    },
+    # Bypass: shard_map with every weight whole on each device (in_specs P()): the compiler gathers them.
+    "megatron_shard_map_whole_weights": {
+        "answers": {
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    def block(x, g, u, d):\n"
+            "        return jax.lax.pmean((jax.nn.silu(x @ g) * (x @ u)) @ d, 'model')\n"
+            "    specs = dict(in_specs=(P('data', None), P(), P(), P()), out_specs=P('data', None))\n"
+            "    return jax.jit(jax.shard_map(block, mesh=mesh, **specs))(x, w_gate, w_up, w_down)\n"
+        },
+        "loses": {"test_megatron_structure"},
+        "bypass": "each device's columns and rows of the weights, not every weight whole on each device",
+        "says": ["all-gather", "no weight is gathered"],
+    },
+    # Bypass: the product written on the laid-out arrays: the compiler derives the split from the layouts.
+    "megatron_plain_product": {
+        "answers": {"megatron": f"def megatron_glu(x, w_gate, w_up, w_down, mesh):\n    return ({_GLU})(x, w_gate, w_up, w_down)\n"},
+        "loses": {"test_megatron_structure"},
+        "bypass": "the per-device program written with shard_map and psum, not a product the compiler splits",
+        "says": ["no collective at all", "shard_map"],
+    },
+    # Bypass: jit with the output's layout, the compiler finding Megatron's all-reduce from the layouts.
+    "megatron_jit": {
+        "answers": {
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            f"    return jax.jit({_GLU}, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_gate, w_up, w_down)\n"
+        },
+        "loses": {"test_megatron_structure"},
+        "bypass": "the per-device program written with shard_map and psum, not jit's out_shardings with the compiler splitting",
+        "says": ["psum over the mesh axis 'model'", "leaves the split to the compiler"],
     },
     # Bypass: NumPy on the host, the result device_put with the layout asked for: the grader cannot run it.
     "megatron_numpy_device_put": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            "    h = np.maximum(np.asarray(x) @ np.asarray(w_in), 0) @ np.asarray(w_out)\n"
-            "    return jax.device_put(h, NamedSharding(mesh, P('data', None)))\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    x, g, u, d = (np.asarray(a) for a in (x, w_gate, w_up, w_down))\n"
+            "    h = (x @ g) / (1 + np.exp(-(x @ g))) * (x @ u) @ d\n"
+            "    return jax.device_put(h.astype(np.float32), NamedSharding(mesh, P('data', None)))\n"
         },
         "loses": {"test_megatron", "test_megatron_structure"},
         "lost_in_the_verifier": {"test_megatron"},
         "bypass": "the product computed on the devices, not on the host and device_put",
         "says": {"test_megatron": ["could not be exported", "NumPy"], "test_megatron_structure": ["cannot be traced"]},
     },
-    # Bypass: the hidden layer gathered, skipping the all-reduce the split needs.
+    # Bypass: the hidden layer gathered, skipping the all-reduce of the output's shares.
     "megatron_gather_hidden": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            "    def f(x, a, b):\n"
-            "        h = jax.lax.with_sharding_constraint(jax.nn.relu(x @ a), NamedSharding(mesh, P('data', None)))\n"
-            "        return h @ jax.lax.with_sharding_constraint(b, NamedSharding(mesh, P()))\n"
-            "    return jax.jit(f, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_in, w_out)\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    def block(x, g, u, d):\n"
+            "        h = jax.lax.all_gather(jax.nn.silu(x @ g) * (x @ u), 'model', axis=1, tiled=True, to='invarying')\n"
+            "        return h @ jax.lax.all_gather(d, 'model', axis=0, tiled=True, to='invarying')\n"
+            "    specs = dict(in_specs=(P('data', None), P(None, 'model'), P(None, 'model'), P('model', None)), out_specs=P('data', None))\n"
+            "    return jax.jit(jax.shard_map(block, mesh=mesh, **specs))(x, w_gate, w_up, w_down)\n"
         },
         "loses": {"test_megatron_structure"},
-        "bypass": "one all-reduce of the output's shares, not the hidden layer gathered",
-        "says": ["exactly 2"],
+        "bypass": "one psum of the output's shares, not the hidden layer and the weight gathered",
+        "says": ["psum over the mesh axis 'model'", "all_gather over 'model'"],
     },
     # Bypass: everything moved onto one device, the result put back.
     "megatron_one_device": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            f"    out = jax.jit({_BLOCK})(*jax.device_put((x, w_in, w_out), jax.devices('cpu')[0]))\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            f"    out = jax.jit({_GLU})(*jax.device_put((x, w_gate, w_up, w_down), jax.devices('cpu')[0]))\n"
             "    return jax.device_put(out, NamedSharding(mesh, P('data', None)))\n"
         },
         "loses": {"test_megatron_structure"},
         "bypass": "the product split over the mesh, not computed on one device",
         "says": ["onto one device"],
     },
-    # The shares never added up: each device's partial product is returned as the output.
+    # The shares never added up (the psum left out): each device's partial product returned as the output.
     "megatron_no_psum": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("jax.lax.psum(hidden @ d, 'model')", "hidden @ d")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["out_specs which require replication", "differs from device to device", "jax.lax.psum(value, axis)", "Reread"],
+    },
+    # The psum's check turned off to silence that error: the shares are still not added.
+    "megatron_no_psum_unchecked": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            "    block = lambda x, a, b: jax.nn.relu(x @ a) @ b\n"
-            "    specs = dict(in_specs=(P('data', None), P(None, 'model'), P('model', None)), out_specs=P('data', None))\n"
-            "    return jax.jit(jax.shard_map(block, mesh=mesh, check_vma=False, **specs))(x, w_in, w_out)\n"
+            "megatron": _GLU_SHARD_MAP.replace("jax.lax.psum(hidden @ d, 'model')", "hidden @ d").replace(
+                "mesh=mesh,", "mesh=mesh, check_vma=False,"
+            )
         },
         "loses": {"test_megatron", "test_megatron_structure"},
-        "says": {
-            "test_megatron": ["all-reduce over 'model'"],
-            "test_megatron_structure": ["two megatron_mlp blocks chained"],
-        },
+        "says": {"test_megatron": ["psum over 'model'"], "test_megatron_structure": ["two megatron_glu blocks chained"]},
+    },
+    # The shares averaged (pmean) where they add up: the output a model-axis size too small.
+    "megatron_pmean": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("jax.lax.psum(", "jax.lax.pmean(")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": {"test_megatron": ["share of the sum", "psum over 'model'"], "test_megatron_structure": ["differs"]},
+    },
+    # The shares added over the wrong mesh axis.
+    "megatron_psum_over_data": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("hidden @ d, 'model')", "hidden @ d, 'data')")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["out_specs which require replication", "jax.lax.psum(value, axis)"],
+    },
+    # A mesh axis the mesh does not have, typed in the specs.
+    "megatron_wrong_axis_name": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("P('data', None)", "P('batch', None)")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["refers to 'batch'", "not one of the mesh's axis names", "mesh.axis_names"],
+    },
+    # w_up split by rows, as w_down: its product with x no longer fits.
+    "megatron_up_by_rows": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("columns, columns, rows", "columns, rows, rows")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["dot_general", "do not fit"],
+    },
+    # Each device's piece of the output returned as a column block: the result has the wrong shape.
+    "megatron_per_device_shard": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("out_specs=P('data', None)", "out_specs=P('data', 'model')").replace(
+            "jax.lax.psum(hidden @ d, 'model')", "hidden @ d")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["shape"],
     },
     # Passes the visible test by returning its expected output: the hidden test and the chained blocks catch it.
     "megatron_hardcoded": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
             "    x0 = jnp.sin(jnp.arange(16 * 24.0).reshape(16, 24))\n"
-            "    a0, b0 = jnp.cos(jnp.arange(24 * 40.0).reshape(24, 40)) / 5, jnp.sin(jnp.arange(40 * 24.0).reshape(40, 24)) / 6\n"
-            "    return jax.device_put(jax.nn.relu(x0 @ a0) @ b0, NamedSharding(mesh, P('data', None)))\n"
+            "    g0, u0 = jnp.cos(jnp.arange(24 * 40.0).reshape(24, 40)) / 5, jnp.sin(jnp.arange(24 * 40.0).reshape(24, 40) / 3) / 4\n"
+            "    d0 = jnp.sin(jnp.arange(40 * 24.0).reshape(40, 24)) / 6\n"
+            f"    return jax.device_put(({_GLU})(x0, g0, u0, d0), NamedSharding(mesh, P('data', None)))\n"
         },
         "loses": {"test_megatron", "test_megatron_structure"},
-        "says": {"test_megatron": ["hidden input"], "test_megatron_structure": ["two megatron_mlp blocks chained"]},
+        "says": {"test_megatron": ["hidden input"], "test_megatron_structure": ["two megatron_glu blocks chained"]},
     },
-    # Correct, another way: jit with the output's layout, the compiler finding Megatron's all-reduce.
-    "megatron_jit": {
+    # Correct, another way: shard_map called without jit, specs written short (P('data') for P('data', None)).
+    "megatron_shard_map_eager": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            f"    return jax.jit({_BLOCK}, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_in, w_out)\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    def block(x, g, u, d):\n"
+            "        return jax.lax.psum(jax.nn.silu(x @ g) * (x @ u) @ d, 'model')\n"
+            "    return jax.shard_map(block, mesh=mesh, in_specs=(P('data'), P(None, 'model'), P(None, 'model'), P('model')),\n"
+            "                         out_specs=P('data'))(x, w_gate, w_up, w_down)\n"
         },
         "loses": set(),
-        "alternative": "jax.jit with out_shardings on the laid-out inputs, the compiler inserting the all-reduce",
+        "alternative": "shard_map without an outer jit, trailing Nones of the specs left out",
+    },
+    # Correct, another way: the psum's check off, the sum written once, and the result's layout asked of jit.
+    "megatron_shard_map_out_shardings": {
+        "answers": {
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    col, row = P(None, 'model'), P('model', None)\n"
+            "    @jax.shard_map(mesh=mesh, in_specs=(P('data', None), col, col, row), out_specs=P('data', None), check_vma=False)\n"
+            "    def block(x, g, u, d):\n"
+            "        gate, up = x @ g, x @ u\n"
+            "        return jax.lax.psum((gate * jax.nn.sigmoid(gate) * up) @ d, 'model')\n"
+            "    return jax.jit(block, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_gate, w_up, w_down)\n"
+        },
+        "loses": set(),
+        "alternative": "shard_map as a decorator, silu written out, the layout also asked of jit's out_shardings",
     },
     # Bypass: every array taken as split over every device, whatever its spec says.
     "bytes_per_device_all_split": {
