@@ -425,7 +425,9 @@ VARIANTS = {
     },
     # Bypass: the product written on the laid-out arrays: the compiler derives the split from the layouts.
     "megatron_plain_product": {
-        "answers": {"megatron": f"def megatron_glu(x, w_gate, w_up, w_down, mesh):\n    return ({_GLU})(x, w_gate, w_up, w_down)\n"},
+        "answers": {
+            "megatron": f"def megatron_glu(x, w_gate, w_up, w_down, mesh):\n    return ({_GLU})(x, w_gate, w_up, w_down)\n"
+        },
         "loses": {"test_megatron_structure"},
         "bypass": "the per-device program written with shard_map and psum, not a product the compiler splits",
         "says": ["no collective at all", "shard_map"],
@@ -482,7 +484,12 @@ VARIANTS = {
     "megatron_no_psum": {
         "answers": {"megatron": _GLU_SHARD_MAP.replace("jax.lax.psum(hidden @ d, 'model')", "hidden @ d")},
         "loses": {"test_megatron", "test_megatron_structure"},
-        "says": ["out_specs which require replication", "differs from device to device", "jax.lax.psum(value, axis)", "Reread"],
+        "says": [
+            "out_specs which require replication",
+            "differs from device to device",
+            "jax.lax.psum(value, axis)",
+            "Reread",
+        ],
     },
     # The psum's check turned off to silence that error: the shares are still not added.
     "megatron_no_psum_unchecked": {
@@ -492,7 +499,10 @@ VARIANTS = {
             )
         },
         "loses": {"test_megatron", "test_megatron_structure"},
-        "says": {"test_megatron": ["psum over 'model'"], "test_megatron_structure": ["two megatron_glu blocks chained"]},
+        "says": {
+            "test_megatron": ["psum over 'model'"],
+            "test_megatron_structure": ["two megatron_glu blocks chained"],
+        },
     },
     # The shares averaged (pmean) where they add up: the output a model-axis size too small.
     "megatron_pmean": {
@@ -520,8 +530,11 @@ VARIANTS = {
     },
     # Each device's piece of the output returned as a column block: the result has the wrong shape.
     "megatron_per_device_shard": {
-        "answers": {"megatron": _GLU_SHARD_MAP.replace("out_specs=P('data', None)", "out_specs=P('data', 'model')").replace(
-            "jax.lax.psum(hidden @ d, 'model')", "hidden @ d")},
+        "answers": {
+            "megatron": _GLU_SHARD_MAP.replace("out_specs=P('data', None)", "out_specs=P('data', 'model')").replace(
+                "jax.lax.psum(hidden @ d, 'model')", "hidden @ d"
+            )
+        },
         "loses": {"test_megatron", "test_megatron_structure"},
         "says": ["shape"],
     },
