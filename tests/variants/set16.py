@@ -52,7 +52,7 @@ _GLU_SHARD_MAP = """def megatron_glu(x, w_gate, w_up, w_down, mesh):
 
 def _sent(body: str) -> dict[str, str]:
     return {
-        "collective": f"def bytes_sent(kind, shape, dtype, n):\n    whole = math.prod(shape) * jnp.dtype(dtype).itemsize\n{body}"
+        "collective": f"def bytes_sent(kind, shape, dtype, n):\n    block = math.prod(shape) * jnp.dtype(dtype).itemsize\n{body}"
     }
 
 
@@ -191,17 +191,17 @@ VARIANTS = {
     # Bypass: the large-n limit (every collective moves the whole array), not the ring's n - 1 steps.
     "bytes_sent_whole_array": {
         "answers": _sent(
-            "    return {'all-gather': whole, 'reduce-scatter': whole, 'all-reduce': 2 * whole, 'all-to-all': whole / n}[kind]\n"
+            "    return {'all-gather': n * block, 'reduce-scatter': block, 'all-reduce': 2 * block, 'all-to-all': block}[kind]\n"
         ),
         "loses": {"test_ring_collectives", "test_all_to_all"},
         "bypass": "the ring's n - 1 steps counted for any n, not the large-n limit",
         "says": ["the compiler's figures give"],
     },
-    # Bypass: the lecture's 8 devices typed in (7/8 of the array): right for n = 8 only.
+    # Bypass: the lecture's 8 devices typed in: right for n = 8 only.
     "bytes_sent_seven_eighths": {
         "answers": _sent(
-            "    return {'all-gather': 7 / 8 * whole, 'reduce-scatter': 7 / 8 * whole, 'all-reduce': 7 / 4 * whole,\n"
-            "            'all-to-all': 7 / 64 * whole}[kind]\n"
+            "    return {'all-gather': 7 * block, 'reduce-scatter': 7 / 8 * block, 'all-reduce': 7 / 4 * block,\n"
+            "            'all-to-all': 7 / 8 * block}[kind]\n"
         ),
         "loses": {"test_ring_collectives", "test_all_to_all"},
         "bypass": "the group size n in the figure, not the lecture's 8 devices typed in",
@@ -220,8 +220,7 @@ VARIANTS = {
             "            'all-reduce': lambda b: jax.lax.psum(b, 'r'),\n"
             "            'all-to-all': lambda b: jax.lax.all_to_all(b, 'r', 1, 0, tiled=True)}[kind]\n"
             "    out = P() if kind in ('all-gather', 'all-reduce') else P('r')\n"
-            "    whole = (shape[0] * n, *shape[1:]) if kind in ('reduce-scatter', 'all-reduce') else shape\n"
-            "    x = jax.device_put(jnp.zeros(whole, dtype), NamedSharding(mesh, P('r')))\n"
+            "    x = jax.device_put(jnp.zeros((shape[0] * n, *shape[1:]), dtype), NamedSharding(mesh, P('r')))\n"
             "    program = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P('r'), out_specs=out))\n"
             "    return ag.collective_bytes(program, x)[kind]\n"
         },
@@ -229,44 +228,63 @@ VARIANTS = {
         "bypass": "the bytes predicted from the algorithm, not read from a compiled collective",
         "says": ["reads the figures from the compiler"],
     },
+    # Bypass: the lecture's table applied to the block as if it were V: the gathered and the exchanged array are
+    # n blocks.
+    "bytes_sent_block_as_whole": {
+        "answers": _sent(
+            "    factor = {'all-gather': (n - 1) / n, 'reduce-scatter': (n - 1) / n, 'all-reduce': 2 * (n - 1) / n,\n"
+            "              'all-to-all': (n - 1) / n**2}[kind]\n"
+            "    return factor * block\n"
+        ),
+        "loses": {"test_ring_collectives", "test_all_to_all"},
+        "bypass": "V found from the block each device holds, not the lecture's table read with the block as V",
+        "says": {
+            "test_ring_collectives": ["'all-gather'", "the n blocks together for an all-gather"],
+            "test_all_to_all": ["'all-to-all'", "V is the n blocks together"],
+        },
+    },
     # An all-reduce counted as one pass around the ring: it is a reduce-scatter and an all-gather.
     "bytes_sent_all_reduce_once": {
         "answers": _sent(
-            "    if kind == 'all-to-all':\n        return (n - 1) / n**2 * whole\n    return (n - 1) / n * whole\n"
+            "    if kind == 'all-gather':\n        return (n - 1) * block\n    return (n - 1) / n * block\n"
         ),
         "loses": {"test_ring_collectives"},
         "says": ["'all-reduce'", "reduce-scatter then an all-gather"],
     },
-    # An all-to-all counted as an all-gather: each device sends only its own share.
+    # An all-to-all counted as an all-gather: each device sends its whole block to every other.
     "bytes_sent_all_to_all_as_gather": {
         "answers": _sent(
-            "    if kind == 'all-reduce':\n        return 2 * (n - 1) / n * whole\n    return (n - 1) / n * whole\n"
+            "    if kind == 'all-reduce':\n        return 2 * (n - 1) / n * block\n"
+            "    if kind == 'reduce-scatter':\n        return (n - 1) / n * block\n"
+            "    return (n - 1) * block\n"
         ),
         "loses": {"test_all_to_all"},
-        "says": ["'all-to-all'", "V / n**2"],
+        "says": ["'all-to-all'", "keeps one of the n pieces of its block"],
     },
     # Four bytes an element whatever the dtype.
     "bytes_sent_float32": {
         "answers": {
             "collective": "def bytes_sent(kind, shape, dtype, n):\n"
-            "    whole = math.prod(shape) * 4\n"
-            "    factor = {'all-gather': (n - 1) / n, 'reduce-scatter': (n - 1) / n, 'all-reduce': 2 * (n - 1) / n,\n"
-            "              'all-to-all': (n - 1) / n**2}[kind]\n"
-            "    return factor * whole\n"
+            "    block = math.prod(shape) * 4\n"
+            "    factor = {'all-gather': n - 1, 'reduce-scatter': (n - 1) / n, 'all-reduce': 2 * (n - 1) / n,\n"
+            "              'all-to-all': (n - 1) / n}[kind]\n"
+            "    return factor * block\n"
         },
         "loses": {"test_ring_collectives", "test_all_to_all"},
         "says": ["float16"],
     },
-    # Correct, another way: counted in pieces of V / n and messages.
+    # Correct, another way: V found first, then the lecture's table as it stands.
     "bytes_sent_by_pieces": {
         "answers": {
             "collective": "def bytes_sent(kind, shape, dtype, n):\n"
-            "    piece = math.prod(shape) * jnp.dtype(dtype).itemsize / n\n"
-            "    steps = {'all-gather': n - 1, 'reduce-scatter': n - 1, 'all-reduce': 2 * (n - 1)}\n"
-            "    return steps[kind] * piece if kind in steps else (n - 1) * piece / n\n"
+            "    block = math.prod(shape) * jnp.dtype(dtype).itemsize\n"
+            "    V = block if kind in ('reduce-scatter', 'all-reduce') else n * block\n"
+            "    table = {'all-gather': (n - 1) / n * V, 'reduce-scatter': (n - 1) / n * V,\n"
+            "             'all-reduce': 2 * (n - 1) / n * V, 'all-to-all': (n - 1) / n**2 * V}\n"
+            "    return table[kind]\n"
         },
         "loses": set(),
-        "alternative": "counted in pieces of V / n: ring steps, and the share's pieces for all-to-all",
+        "alternative": "V found from the block first, then the lecture's table as it stands",
     },
     # Data parallel: every array whole on every device.
     "fsdp_data_parallel": {
