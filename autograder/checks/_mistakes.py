@@ -150,6 +150,27 @@ MISTAKES = (
         says=r"cannot select an axis to squeeze out|requires \d+ (logical )?devices|is partitioned \d+ times",
     ),
     Mistake(
+        "A shard_map result that varies across devices, declared replicated",
+        "the function given to shard_map returns a value that still differs from device to device along a mesh "
+        "axis (each device's share, such as a partial sum), where its out_specs say every device of that axis "
+        "holds the same value (the axis is not named in out_specs).",
+        "add the shares before returning: jax.lax.psum(value, axis) over the axis the message names (pmean for "
+        "their mean); if each device holds a different piece of the result instead, name that axis in out_specs.",
+        {"08": "shard_map", "16": "Tensor parallel"},
+        "ValueError: shard_map applied to the function 'f' was given out_specs which require replication which "
+        "can't be statically inferred given the mesh",
+        says=r"out_specs which require replication|could not infer replication",
+    ),
+    Mistake(
+        "A mesh axis name the mesh does not have",
+        "a PartitionSpec, shard_map's specs or a collective (psum, all_gather) names an axis that is not one of "
+        "the mesh's axis names.",
+        "take the names from the mesh you are given (mesh.axis_names) rather than typing ones you expect.",
+        {"08": "Meshes and shardings", "16": "A 2-D mesh"},
+        "ValueError: Resource axis: batch of P('batch',) is not found in mesh: ('data', 'model').",
+        says=r"is not found in mesh|unbound axis name|must refer to an axis marked as manual",
+    ),
+    Mistake(
         "Shapes that do not fit together",
         "two arrays meet whose shapes do not fit: they do not broadcast, or a matrix product's inner dimensions "
         "differ, or a reshape changes the number of elements.",

@@ -44,6 +44,7 @@ def check_collectives(
     uses: Iterable[str | tuple[str, ...]] = (),
     counts: Mapping[str, int] | None = None,
     not_uses: Iterable[str] = (),
+    same_on: tuple[tuple, str, str] | None = None,
     what: str | None = None,
     hint: str | None = None,
     section: str | None = None,
@@ -52,7 +53,10 @@ def check_collectives(
 
     `uses`: kinds (or tuples of kinds, any one of which will do) that must appear; `counts`: kinds that must
     appear exactly so many times; `not_uses`: kinds that must not appear. Kinds are HLO's: "all-gather",
-    "reduce-scatter", "all-reduce", "all-to-all", "collective-permute".
+    "reduce-scatter", "all-reduce", "all-to-all", "collective-permute". `same_on`: `(other_args, "what args
+    are", "what other_args are")`, arguments on which the strategy sends the same bytes per device (a larger
+    batch, for a strategy that moves only parameters): the program of `f(*other_args)` may send at most 5%
+    more than that of `f(*args)`.
     """
     what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
@@ -82,6 +86,24 @@ def check_collectives(
                 hint=hint,
                 section=section,
             )
+    if same_on is not None:
+        _check_same_traffic(f, found, same_on, what=what, hint=hint, section=section)
+
+
+def _check_same_traffic(
+    f: Callable, found: list[Collective], same_on: tuple[tuple, str, str], *, what: str, hint: str | None,
+    section: str | None,
+) -> None:  # fmt: skip
+    other_args, these, those = same_on
+    sent, other = sum(c.sent for c in found), sum(c.sent for c in compiled_collectives(f, *other_args))
+    if other > 1.05 * sent + 64:  # a few bytes for scalars, such as a loss summed across devices
+        raise CheckFailed(
+            f"{what} sends {sent / 2**20:.3f} MiB per device in its collectives on {these}, and "
+            f"{other / 2**20:.3f} MiB on {those}: it moves data that grows with them (activations, when the batch "
+            "grows), where its strategy moves the same bytes on both.",
+            hint=hint,
+            section=section,
+        )
 
 
 def check_memory_per_device(

@@ -33,6 +33,19 @@ def _reuse():
         jax.random.normal(key)
 
 
+def _mesh():
+    return jax.make_mesh((2,), ("model",), axis_types=(jax.sharding.AxisType.Auto,), devices=jax.devices()[:2])
+
+
+def _shares_not_added():
+    spec = jax.sharding.PartitionSpec
+    return jax.shard_map(lambda a: a * 2, mesh=_mesh(), in_specs=spec("model"), out_specs=spec())(jnp.ones(4))
+
+
+def _unknown_axis():
+    return jax.device_put(X, jax.sharding.NamedSharding(_mesh(), jax.sharding.PartitionSpec("batch")))
+
+
 # Each classic mistake, made; the words its diagnosis must say.
 MADE = {
     "in place": (_assign, "x.at[i].set"),
@@ -56,6 +69,8 @@ MADE = {
     "broadcast": (lambda: jnp.ones(3) + jnp.ones(4), "x[:, None]"),
     "matmul": (lambda: jnp.ones((2, 3)) @ jnp.ones((2, 3)), "x.T"),
     "cond branches": (lambda: jax.lax.cond(True, lambda: X, lambda: X[:2]), "same shapes"),
+    "shard_map shares not added": (_shares_not_added, "jax.lax.psum(value, axis)"),
+    "a mesh axis the mesh lacks": (_unknown_axis, "mesh.axis_names"),
 }
 
 

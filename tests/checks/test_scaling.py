@@ -100,6 +100,22 @@ def test_check_collectives_names_what_the_program_has_and_lacks():
         ag.check_collectives(lambda x: jnp.asarray(np.asarray(x) * 2), x, works=ANY_VALUE)
 
 
+def test_check_collectives_same_on_tells_moved_weights_from_moved_activations():
+    mesh = _mesh(8)
+    w = jax.device_put(jnp.ones((64, 32)), NamedSharding(mesh, P("d")))
+    small, large = jnp.ones((16, 64)), jnp.ones((64, 64))
+    split = NamedSharding(mesh, P("d"))
+    # The batch split, the weight gathered: the same bytes move whatever the batch.
+    gather_weight = jax.jit(lambda w, x: lax.with_sharding_constraint(x, split) @ lax.with_sharding_constraint(
+        w, NamedSharding(mesh, P())), out_shardings=split)  # fmt: skip
+    ag.check_collectives(gather_weight, w, small, uses=["all-gather"], same_on=((w, large), "16 rows", "64 rows"),
+                         works=ANY_VALUE)  # fmt: skip
+    # The weight kept split on its contracting dimension: partial products of the batch are summed.
+    sum_activations = jax.jit(lambda w, x: x @ w, out_shardings=NamedSharding(mesh, P()))
+    with pytest.raises(ag.CheckFailed, match=r"on 16 rows, and .* MiB on 64 rows: it moves data that grows with them"):
+        ag.check_collectives(sum_activations, w, small, same_on=((w, large), "16 rows", "64 rows"), works=ANY_VALUE)
+
+
 def test_check_collectives_confirms_the_values_first():
     def wrong(value):
         raise ag.CheckFailed("the values differ")

@@ -39,12 +39,20 @@ _FSDP_STEP = """def make_fsdp_step(mesh):
 
     return step
 """
-_BLOCK = "lambda x, a, b: jax.nn.relu(x @ a) @ b"
+_GLU = "lambda x, g, u, d: (jax.nn.silu(x @ g) * (x @ u)) @ d"
+_GLU_SHARD_MAP = """def megatron_glu(x, w_gate, w_up, w_down, mesh):
+    def block(x, g, u, d):
+        hidden = jax.nn.silu(x @ g) * (x @ u)
+        return jax.lax.psum(hidden @ d, 'model')
+    columns, rows = P(None, 'model'), P('model', None)
+    specs = dict(in_specs=(P('data', None), columns, columns, rows), out_specs=P('data', None))
+    return jax.jit(jax.shard_map(block, mesh=mesh, **specs))(x, w_gate, w_up, w_down)
+"""
 
 
 def _sent(body: str) -> dict[str, str]:
     return {
-        "collective": f"def bytes_sent(kind, shape, dtype, n):\n    whole = math.prod(shape) * jnp.dtype(dtype).itemsize\n{body}"
+        "collective": f"def bytes_sent(kind, shape, dtype, n):\n    block = math.prod(shape) * jnp.dtype(dtype).itemsize\n{body}"
     }
 
 
@@ -183,17 +191,17 @@ VARIANTS = {
     # Bypass: the large-n limit (every collective moves the whole array), not the ring's n - 1 steps.
     "bytes_sent_whole_array": {
         "answers": _sent(
-            "    return {'all-gather': whole, 'reduce-scatter': whole, 'all-reduce': 2 * whole, 'all-to-all': whole / n}[kind]\n"
+            "    return {'all-gather': n * block, 'reduce-scatter': block, 'all-reduce': 2 * block, 'all-to-all': block}[kind]\n"
         ),
         "loses": {"test_ring_collectives", "test_all_to_all"},
         "bypass": "the ring's n - 1 steps counted for any n, not the large-n limit",
         "says": ["the compiler's figures give"],
     },
-    # Bypass: the lecture's 8 devices typed in (7/8 of the array): right for n = 8 only.
+    # Bypass: the lecture's 8 devices typed in: right for n = 8 only.
     "bytes_sent_seven_eighths": {
         "answers": _sent(
-            "    return {'all-gather': 7 / 8 * whole, 'reduce-scatter': 7 / 8 * whole, 'all-reduce': 7 / 4 * whole,\n"
-            "            'all-to-all': 7 / 64 * whole}[kind]\n"
+            "    return {'all-gather': 7 * block, 'reduce-scatter': 7 / 8 * block, 'all-reduce': 7 / 4 * block,\n"
+            "            'all-to-all': 7 / 8 * block}[kind]\n"
         ),
         "loses": {"test_ring_collectives", "test_all_to_all"},
         "bypass": "the group size n in the figure, not the lecture's 8 devices typed in",
@@ -212,8 +220,7 @@ VARIANTS = {
             "            'all-reduce': lambda b: jax.lax.psum(b, 'r'),\n"
             "            'all-to-all': lambda b: jax.lax.all_to_all(b, 'r', 1, 0, tiled=True)}[kind]\n"
             "    out = P() if kind in ('all-gather', 'all-reduce') else P('r')\n"
-            "    whole = (shape[0] * n, *shape[1:]) if kind in ('reduce-scatter', 'all-reduce') else shape\n"
-            "    x = jax.device_put(jnp.zeros(whole, dtype), NamedSharding(mesh, P('r')))\n"
+            "    x = jax.device_put(jnp.zeros((shape[0] * n, *shape[1:]), dtype), NamedSharding(mesh, P('r')))\n"
             "    program = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P('r'), out_specs=out))\n"
             "    return ag.collective_bytes(program, x)[kind]\n"
         },
@@ -221,44 +228,63 @@ VARIANTS = {
         "bypass": "the bytes predicted from the algorithm, not read from a compiled collective",
         "says": ["reads the figures from the compiler"],
     },
+    # Bypass: the lecture's table applied to the block as if it were V: the gathered and the exchanged array are
+    # n blocks.
+    "bytes_sent_block_as_whole": {
+        "answers": _sent(
+            "    factor = {'all-gather': (n - 1) / n, 'reduce-scatter': (n - 1) / n, 'all-reduce': 2 * (n - 1) / n,\n"
+            "              'all-to-all': (n - 1) / n**2}[kind]\n"
+            "    return factor * block\n"
+        ),
+        "loses": {"test_ring_collectives", "test_all_to_all"},
+        "bypass": "V found from the block each device holds, not the lecture's table read with the block as V",
+        "says": {
+            "test_ring_collectives": ["'all-gather'", "the n blocks together for an all-gather"],
+            "test_all_to_all": ["'all-to-all'", "V is the n blocks together"],
+        },
+    },
     # An all-reduce counted as one pass around the ring: it is a reduce-scatter and an all-gather.
     "bytes_sent_all_reduce_once": {
         "answers": _sent(
-            "    if kind == 'all-to-all':\n        return (n - 1) / n**2 * whole\n    return (n - 1) / n * whole\n"
+            "    if kind == 'all-gather':\n        return (n - 1) * block\n    return (n - 1) / n * block\n"
         ),
         "loses": {"test_ring_collectives"},
         "says": ["'all-reduce'", "reduce-scatter then an all-gather"],
     },
-    # An all-to-all counted as an all-gather: each device sends only its own share.
+    # An all-to-all counted as an all-gather: each device sends its whole block to every other.
     "bytes_sent_all_to_all_as_gather": {
         "answers": _sent(
-            "    if kind == 'all-reduce':\n        return 2 * (n - 1) / n * whole\n    return (n - 1) / n * whole\n"
+            "    if kind == 'all-reduce':\n        return 2 * (n - 1) / n * block\n"
+            "    if kind == 'reduce-scatter':\n        return (n - 1) / n * block\n"
+            "    return (n - 1) * block\n"
         ),
         "loses": {"test_all_to_all"},
-        "says": ["'all-to-all'", "V / n**2"],
+        "says": ["'all-to-all'", "keeps one of the n pieces of its block"],
     },
     # Four bytes an element whatever the dtype.
     "bytes_sent_float32": {
         "answers": {
             "collective": "def bytes_sent(kind, shape, dtype, n):\n"
-            "    whole = math.prod(shape) * 4\n"
-            "    factor = {'all-gather': (n - 1) / n, 'reduce-scatter': (n - 1) / n, 'all-reduce': 2 * (n - 1) / n,\n"
-            "              'all-to-all': (n - 1) / n**2}[kind]\n"
-            "    return factor * whole\n"
+            "    block = math.prod(shape) * 4\n"
+            "    factor = {'all-gather': n - 1, 'reduce-scatter': (n - 1) / n, 'all-reduce': 2 * (n - 1) / n,\n"
+            "              'all-to-all': (n - 1) / n}[kind]\n"
+            "    return factor * block\n"
         },
         "loses": {"test_ring_collectives", "test_all_to_all"},
         "says": ["float16"],
     },
-    # Correct, another way: counted in pieces of V / n and messages.
+    # Correct, another way: V found first, then the lecture's table as it stands.
     "bytes_sent_by_pieces": {
         "answers": {
             "collective": "def bytes_sent(kind, shape, dtype, n):\n"
-            "    piece = math.prod(shape) * jnp.dtype(dtype).itemsize / n\n"
-            "    steps = {'all-gather': n - 1, 'reduce-scatter': n - 1, 'all-reduce': 2 * (n - 1)}\n"
-            "    return steps[kind] * piece if kind in steps else (n - 1) * piece / n\n"
+            "    block = math.prod(shape) * jnp.dtype(dtype).itemsize\n"
+            "    V = block if kind in ('reduce-scatter', 'all-reduce') else n * block\n"
+            "    table = {'all-gather': (n - 1) / n * V, 'reduce-scatter': (n - 1) / n * V,\n"
+            "             'all-reduce': 2 * (n - 1) / n * V, 'all-to-all': (n - 1) / n**2 * V}\n"
+            "    return table[kind]\n"
         },
         "loses": set(),
-        "alternative": "counted in pieces of V / n: ring steps, and the share's pieces for all-to-all",
+        "alternative": "V found from the block first, then the lecture's table as it stands",
     },
     # Data parallel: every array whole on every device.
     "fsdp_data_parallel": {
@@ -335,11 +361,61 @@ VARIANTS = {
         "loses": {"test_fsdp", "test_fsdp_structure"},
         "says": {"test_fsdp": ["n times too large"], "test_fsdp_structure": ["differs"]},
     },
-    # Correct, another way: jit alone on the placed state, the compiler choosing the rest.
+    # Bypass: jit alone on the placed state: the compiler keeps the weights split and moves activations instead.
     "fsdp_plain_jit": {
         "answers": {"fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n    return jax.jit(train_step)\n"},
+        "loses": {"test_fsdp_structure"},
+        "bypass": "the batch split and each weight gathered where used, not jit left to choose the layouts",
+        "says": ["a batch of 256 examples", "a batch of 1024", "grows with them", "gather each weight"],
+    },
+    # Correct, another way: the layouts asked of jit (in_shardings, out_shardings), the gather as train_step's hook.
+    "fsdp_in_out_shardings": {
+        "answers": {
+            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
+            "    whole, split = NamedSharding(mesh, P()), NamedSharding(mesh, P(mesh.axis_names[0]))\n"
+            "    step = lambda p, s, x, y: train_step(p, s, x, y, lambda w: jax.lax.with_sharding_constraint(w, whole))\n"
+            "    return jax.jit(step, in_shardings=(split, split, split, split), out_shardings=(split, split, whole))\n"
+        },
         "loses": set(),
-        "alternative": "jax.jit of train_step on the placed state, the compiler gathering and splitting",
+        "alternative": "in_shardings and out_shardings of jit in place of with_sharding_constraint",
+    },
+    # Correct, another way: the batch split and the outputs laid out; gathering the weights left to the compiler.
+    "fsdp_batch_split_no_gather": {
+        "answers": {
+            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
+            "    axis = mesh.axis_names[0]\n"
+            "    split = lambda t: jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, P(axis) if v.ndim else P())), t)\n\n"
+            "    @jax.jit\n"
+            "    def step(params, opt_state, x, y):\n"
+            "        x, y = jax.lax.with_sharding_constraint((x, y), NamedSharding(mesh, P(axis)))\n"
+            "        params, opt_state, value = train_step(params, opt_state, x, y)\n"
+            "        return split(params), split(opt_state), value\n\n"
+            "    return step\n"
+        },
+        "loses": set(),
+        "alternative": "the batch split and the state's layout kept; the compiler gathering each weight itself",
+    },
+    # The lecture's axis name typed in: the hidden test's mesh names its axis otherwise.
+    "fsdp_axis_named_data": {
+        "answers": {"fsdp": _FSDP_PLACE.replace("mesh.axis_names[0]", "'data'") + "\n\n" + _FSDP_STEP},
+        "loses": {"test_fsdp"},
+        "says": ["is not found in mesh", "mesh.axis_names"],
+    },
+    # shard_map returning each device's own loss where out_specs say it is the same on all: the pmean left out.
+    "fsdp_shard_map_loss_not_averaged": {
+        "answers": {
+            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
+            "    axis = mesh.axis_names[0]\n\n"
+            "    def local(params, opt_state, x, y):\n"
+            "        gather = lambda w: jax.lax.all_gather(w, axis, tiled=True)\n"
+            "        value, grads = jax.value_and_grad(lambda p: loss(p, x, y, gather))(params)\n"
+            "        updates, opt_state = optimizer.update(grads, opt_state, params)\n"
+            "        return optax.apply_updates(params, updates), opt_state, value\n\n"
+            "    specs = dict(in_specs=(P(axis), P(axis), P(axis), P(axis)), out_specs=(P(axis), P(axis), P()))\n"
+            "    return jax.jit(jax.shard_map(local, mesh=mesh, **specs))\n"
+        },
+        "loses": {"test_fsdp", "test_fsdp_structure"},
+        "says": ["out_specs which require replication", "jax.lax.psum(value, axis)", "Reread"],
     },
     # Correct, another way: shard_map, all-gathering each weight in its block; autodiff reduce-scatters.
     "fsdp_shard_map": {
@@ -365,84 +441,180 @@ VARIANTS = {
     # Bypass: the weights gathered whole, the result laid out as asked.
     "megatron_gathered_weights": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            "    whole = NamedSharding(mesh, P())\n"
-            "    f = lambda x, a, b: jax.nn.relu(x @ jax.lax.with_sharding_constraint(a, whole)) @ jax.lax.with_sharding_constraint(b, whole)\n"
-            "    return jax.jit(f, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_in, w_out)\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    whole = lambda w: jax.lax.with_sharding_constraint(w, NamedSharding(mesh, P()))\n"
+            "    f = lambda x, g, u, d: (jax.nn.silu(x @ whole(g)) * (x @ whole(u))) @ whole(d)\n"
+            "    return jax.jit(f, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_gate, w_up, w_down)\n"
         },
         "loses": {"test_megatron_structure"},
         "bypass": "the weights kept split (Megatron), not gathered whole with only the output split",
-        "says": ["all-gather"],
+        "says": ["all-gather", "no weight is gathered"],
+    },
+    # Bypass: shard_map with every weight whole on each device (in_specs P()): the compiler gathers them.
+    "megatron_shard_map_whole_weights": {
+        "answers": {
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    def block(x, g, u, d):\n"
+            "        return jax.lax.pmean((jax.nn.silu(x @ g) * (x @ u)) @ d, 'model')\n"
+            "    specs = dict(in_specs=(P('data', None), P(), P(), P()), out_specs=P('data', None))\n"
+            "    return jax.jit(jax.shard_map(block, mesh=mesh, **specs))(x, w_gate, w_up, w_down)\n"
+        },
+        "loses": {"test_megatron_structure"},
+        "bypass": "each device's columns and rows of the weights, not every weight whole on each device",
+        "says": ["all-gather", "no weight is gathered"],
+    },
+    # Bypass: the product written on the laid-out arrays: the compiler derives the split from the layouts.
+    "megatron_plain_product": {
+        "answers": {
+            "megatron": f"def megatron_glu(x, w_gate, w_up, w_down, mesh):\n    return ({_GLU})(x, w_gate, w_up, w_down)\n"
+        },
+        "loses": {"test_megatron_structure"},
+        "bypass": "the per-device program written with shard_map and psum, not a product the compiler splits",
+        "says": ["no collective at all", "shard_map"],
+    },
+    # Bypass: jit with the output's layout, the compiler finding Megatron's all-reduce from the layouts.
+    "megatron_jit": {
+        "answers": {
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            f"    return jax.jit({_GLU}, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_gate, w_up, w_down)\n"
+        },
+        "loses": {"test_megatron_structure"},
+        "bypass": "the per-device program written with shard_map and psum, not jit's out_shardings with the compiler splitting",
+        "says": ["psum over the mesh axis 'model'", "leaves the split to the compiler"],
     },
     # Bypass: NumPy on the host, the result device_put with the layout asked for: the grader cannot run it.
     "megatron_numpy_device_put": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            "    h = np.maximum(np.asarray(x) @ np.asarray(w_in), 0) @ np.asarray(w_out)\n"
-            "    return jax.device_put(h, NamedSharding(mesh, P('data', None)))\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    x, g, u, d = (np.asarray(a) for a in (x, w_gate, w_up, w_down))\n"
+            "    h = (x @ g) / (1 + np.exp(-(x @ g))) * (x @ u) @ d\n"
+            "    return jax.device_put(h.astype(np.float32), NamedSharding(mesh, P('data', None)))\n"
         },
         "loses": {"test_megatron", "test_megatron_structure"},
         "lost_in_the_verifier": {"test_megatron"},
         "bypass": "the product computed on the devices, not on the host and device_put",
         "says": {"test_megatron": ["could not be exported", "NumPy"], "test_megatron_structure": ["cannot be traced"]},
     },
-    # Bypass: the hidden layer gathered, skipping the all-reduce the split needs.
+    # Bypass: the hidden layer gathered, skipping the all-reduce of the output's shares.
     "megatron_gather_hidden": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            "    def f(x, a, b):\n"
-            "        h = jax.lax.with_sharding_constraint(jax.nn.relu(x @ a), NamedSharding(mesh, P('data', None)))\n"
-            "        return h @ jax.lax.with_sharding_constraint(b, NamedSharding(mesh, P()))\n"
-            "    return jax.jit(f, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_in, w_out)\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    def block(x, g, u, d):\n"
+            "        h = jax.lax.all_gather(jax.nn.silu(x @ g) * (x @ u), 'model', axis=1, tiled=True, to='invarying')\n"
+            "        return h @ jax.lax.all_gather(d, 'model', axis=0, tiled=True, to='invarying')\n"
+            "    specs = dict(in_specs=(P('data', None), P(None, 'model'), P(None, 'model'), P('model', None)), out_specs=P('data', None))\n"
+            "    return jax.jit(jax.shard_map(block, mesh=mesh, **specs))(x, w_gate, w_up, w_down)\n"
         },
         "loses": {"test_megatron_structure"},
-        "bypass": "one all-reduce of the output's shares, not the hidden layer gathered",
-        "says": ["exactly 2"],
+        "bypass": "one psum of the output's shares, not the hidden layer and the weight gathered",
+        "says": ["all-gather", "no weight is gathered"],
     },
     # Bypass: everything moved onto one device, the result put back.
     "megatron_one_device": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            f"    out = jax.jit({_BLOCK})(*jax.device_put((x, w_in, w_out), jax.devices('cpu')[0]))\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            f"    out = jax.jit({_GLU})(*jax.device_put((x, w_gate, w_up, w_down), jax.devices('cpu')[0]))\n"
             "    return jax.device_put(out, NamedSharding(mesh, P('data', None)))\n"
         },
         "loses": {"test_megatron_structure"},
         "bypass": "the product split over the mesh, not computed on one device",
         "says": ["onto one device"],
     },
-    # The shares never added up: each device's partial product is returned as the output.
+    # The shares never added up (the psum left out): each device's partial product returned as the output.
     "megatron_no_psum": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("jax.lax.psum(hidden @ d, 'model')", "hidden @ d")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": [
+            "out_specs which require replication",
+            "differs from device to device",
+            "jax.lax.psum(value, axis)",
+            "Reread",
+        ],
+    },
+    # The psum's check turned off to silence that error: the shares are still not added.
+    "megatron_no_psum_unchecked": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            "    block = lambda x, a, b: jax.nn.relu(x @ a) @ b\n"
-            "    specs = dict(in_specs=(P('data', None), P(None, 'model'), P('model', None)), out_specs=P('data', None))\n"
-            "    return jax.jit(jax.shard_map(block, mesh=mesh, check_vma=False, **specs))(x, w_in, w_out)\n"
+            "megatron": _GLU_SHARD_MAP.replace("jax.lax.psum(hidden @ d, 'model')", "hidden @ d").replace(
+                "mesh=mesh,", "mesh=mesh, check_vma=False,"
+            )
         },
         "loses": {"test_megatron", "test_megatron_structure"},
         "says": {
-            "test_megatron": ["all-reduce over 'model'"],
-            "test_megatron_structure": ["two megatron_mlp blocks chained"],
+            "test_megatron": ["psum over 'model'"],
+            "test_megatron_structure": ["two megatron_glu blocks chained"],
         },
+    },
+    # The shares averaged (pmean) where they add up: the output a model-axis size too small.
+    "megatron_pmean": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("jax.lax.psum(", "jax.lax.pmean(")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": {"test_megatron": ["share of the sum", "psum over 'model'"], "test_megatron_structure": ["differs"]},
+    },
+    # The shares added over the wrong mesh axis.
+    "megatron_psum_over_data": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("hidden @ d, 'model')", "hidden @ d, 'data')")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["out_specs which require replication", "jax.lax.psum(value, axis)"],
+    },
+    # A mesh axis the mesh does not have, typed in the specs.
+    "megatron_wrong_axis_name": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("P('data', None)", "P('batch', None)")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["refers to 'batch'", "not one of the mesh's axis names", "mesh.axis_names"],
+    },
+    # w_up split by rows, as w_down: its product with x no longer fits.
+    "megatron_up_by_rows": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("columns, columns, rows", "columns, rows, rows")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["dot_general", "do not fit"],
+    },
+    # Each device's piece of the output returned as a column block: the result has the wrong shape.
+    "megatron_per_device_shard": {
+        "answers": {
+            "megatron": _GLU_SHARD_MAP.replace("out_specs=P('data', None)", "out_specs=P('data', 'model')").replace(
+                "jax.lax.psum(hidden @ d, 'model')", "hidden @ d"
+            )
+        },
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["shape"],
     },
     # Passes the visible test by returning its expected output: the hidden test and the chained blocks catch it.
     "megatron_hardcoded": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
             "    x0 = jnp.sin(jnp.arange(16 * 24.0).reshape(16, 24))\n"
-            "    a0, b0 = jnp.cos(jnp.arange(24 * 40.0).reshape(24, 40)) / 5, jnp.sin(jnp.arange(40 * 24.0).reshape(40, 24)) / 6\n"
-            "    return jax.device_put(jax.nn.relu(x0 @ a0) @ b0, NamedSharding(mesh, P('data', None)))\n"
+            "    g0, u0 = jnp.cos(jnp.arange(24 * 40.0).reshape(24, 40)) / 5, jnp.sin(jnp.arange(24 * 40.0).reshape(24, 40) / 3) / 4\n"
+            "    d0 = jnp.sin(jnp.arange(40 * 24.0).reshape(40, 24)) / 6\n"
+            f"    return jax.device_put(({_GLU})(x0, g0, u0, d0), NamedSharding(mesh, P('data', None)))\n"
         },
         "loses": {"test_megatron", "test_megatron_structure"},
-        "says": {"test_megatron": ["hidden input"], "test_megatron_structure": ["two megatron_mlp blocks chained"]},
+        "says": {"test_megatron": ["hidden input"], "test_megatron_structure": ["two megatron_glu blocks chained"]},
     },
-    # Correct, another way: jit with the output's layout, the compiler finding Megatron's all-reduce.
-    "megatron_jit": {
+    # Correct, another way: shard_map called without jit, specs written short (P('data') for P('data', None)).
+    "megatron_shard_map_eager": {
         "answers": {
-            "megatron": "def megatron_mlp(x, w_in, w_out, mesh):\n"
-            f"    return jax.jit({_BLOCK}, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_in, w_out)\n"
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    def block(x, g, u, d):\n"
+            "        return jax.lax.psum(jax.nn.silu(x @ g) * (x @ u) @ d, 'model')\n"
+            "    return jax.shard_map(block, mesh=mesh, in_specs=(P('data'), P(None, 'model'), P(None, 'model'), P('model')),\n"
+            "                         out_specs=P('data'))(x, w_gate, w_up, w_down)\n"
         },
         "loses": set(),
-        "alternative": "jax.jit with out_shardings on the laid-out inputs, the compiler inserting the all-reduce",
+        "alternative": "shard_map without an outer jit, trailing Nones of the specs left out",
+    },
+    # Correct, another way: the psum's check off, the sum written once, and the result's layout asked of jit.
+    "megatron_shard_map_out_shardings": {
+        "answers": {
+            "megatron": "def megatron_glu(x, w_gate, w_up, w_down, mesh):\n"
+            "    col, row = P(None, 'model'), P('model', None)\n"
+            "    @jax.shard_map(mesh=mesh, in_specs=(P('data', None), col, col, row), out_specs=P('data', None), check_vma=False)\n"
+            "    def block(x, g, u, d):\n"
+            "        gate, up = x @ g, x @ u\n"
+            "        return jax.lax.psum((gate * jax.nn.sigmoid(gate) * up) @ d, 'model')\n"
+            "    return jax.jit(block, out_shardings=NamedSharding(mesh, P('data', None)))(x, w_gate, w_up, w_down)\n"
+        },
+        "loses": set(),
+        "alternative": "shard_map as a decorator, silu written out, the layout also asked of jit's out_shardings",
     },
     # Bypass: every array taken as split over every device, whatever its spec says.
     "bytes_per_device_all_split": {
