@@ -214,7 +214,8 @@ def open_course(assignment: str, *, db_url: str | None, student: str | None, opt
 
     `options` are nbgrader's own command-line options, as `nbgrader autograde` takes them.
     """
-    argv = [assignment, "--log-level=ERROR", *options]
+    # The course is the current folder (a relative --course-dir was resolved before coming here).
+    argv = [assignment, "--log-level=ERROR", *options, f"--CourseDirectory.root={os.getcwd()}"]
     if db_url:
         argv.append(f"--CourseDirectory.db_url={db_url}")
     if student:
