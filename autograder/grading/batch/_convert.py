@@ -102,11 +102,14 @@ class BatchAutograde(Autograde):
 
     def execute_config(self) -> dict:
         """nbgrader's `Execute` settings (the cell timeout, the kernel's arguments), for the workers."""
-        config = dict(self.config.get("Execute", {}))
-        config.setdefault("timeout", Execute.timeout.default_value)
         # The course's own Execute step (nbgrader_config.py may name a subclass) picks the kernel manager.
         steps = [p for p in self.autograde_preprocessors if isinstance(p, type) and issubclass(p, Execute)]
         step = steps[0] if steps else Execute
+        # As traitlets configures it: its base classes' sections (--ExecutePreprocessor.timeout), its own last.
+        config = {}
+        for base in reversed(Execute.__mro__):
+            config.update(self.config.get(base.__name__, {}))
+        config.setdefault("timeout", Execute.timeout.default_value)
         manager = step().kernel_manager_class
         config["kernel_manager_class"] = f"{manager.__module__}.{manager.__qualname__}"
         return config
