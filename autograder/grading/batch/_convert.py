@@ -152,18 +152,20 @@ class BatchAutograde(Autograde):
         self.set_permissions(self.course.assignment_id, student)
         self.run_post_convert_hook()
 
-    def discard(self, student: str) -> None:
-        """No points for a submission that could not be graded (as nbgrader does for a missing one)."""
-        assignment = self.course.assignment_id
-        shutil.rmtree(self._format_dest(assignment, student), ignore_errors=True)
-        with Gradebook(self.course.db_url, self.course.course_id) as gb:
-            gb.update_or_create_student(student)
-            gb.update_or_create_submission(assignment, student)
-            for notebook in gb.find_assignment(assignment).notebooks:
-                for grade in gb.find_submission_notebook(notebook.name, assignment, student).grades:
-                    grade.auto_score = 0
-                    grade.needs_manual_grade = False
-            gb.db.commit()
+    def fail(self, submission: Submission) -> None:
+        """As nbgrader's `convert_notebooks` handles a failure: the submission's autograded folder removed (or,
+        with --notebook, its notebooks), and the gradebook left as grading had left it."""
+        dest = os.path.normpath(self._format_dest(self.course.assignment_id, submission.student))
+        if self.course.notebook_id == "*":
+            if os.path.exists(dest):
+                self.log.warning("Removing failed assignment: %s", dest)
+                shutil.rmtree(dest)
+            return
+        for notebook in submission.notebooks:
+            path = os.path.join(dest, Path(notebook).stem + self.exporter.file_extension)
+            if os.path.exists(path):
+                self.log.warning("Removing failed notebook: %s", path)
+                os.remove(path)
 
     def scores(self, student: str) -> tuple[float, float, dict[str, list[float]]]:
         """`(score, max_score, {problem: [score, max]})` of a submission, from the gradebook.
@@ -172,7 +174,10 @@ class BatchAutograde(Autograde):
         (which may use the same grade_ids).
         """
         with Gradebook(self.course.db_url, self.course.course_id) as gb:
-            submission = gb.find_submission(self.course.assignment_id, student)
+            try:
+                submission = gb.find_submission(self.course.assignment_id, student)
+            except MissingEntry:  # it failed before nbgrader made its row (a bad timestamp)
+                return 0.0, 0.0, {}
             several = len(submission.notebooks) > 1
             problems = {
                 f"{notebook.name}/{grade.name}" if several else grade.name: [
@@ -192,24 +197,6 @@ class BatchAutograde(Autograde):
             except MissingEntry:
                 return False
         return True
-
-
-def stopped_notebook(notebook: str, reason: str) -> str:
-    """The notebook as far as it ran, every test cell it did not finish failed by `reason`."""
-    nb = nbformat.reads(notebook, as_version=4)
-    for cell in nb.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        finished = cell.get("execution_count") is not None
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution") and not finished:
-            cell.outputs = [
-                nbformat.v4.new_output(
-                    "error",
-                    ename="GradingStopped",
-                    evalue=reason,
-                    traceback=[f"GradingStopped: {reason}"],
-                )
-            ]
-    return nbformat.writes(nb)
 
 
 def open_course(assignment: str, *, db_url: str | None, student: str | None, options: list[str]) -> BatchAutograde:

@@ -26,7 +26,7 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 
 class Snapshots(Execute):
-    """Saves the notebook after every cell: if the whole notebook is stopped, finished cells still count."""
+    """Saves the notebook after every cell: a stopped notebook's reason names the cell it stopped in."""
 
     snapshot = ""
 

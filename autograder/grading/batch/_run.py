@@ -23,7 +23,7 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..references._seed import GradingSeed, for_grading, remember
-from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
+from ._convert import HEARD, BatchAutograde, Submission, open_course
 from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
@@ -76,22 +76,20 @@ def _record(
     seconds: float,
     notes: str = "",
 ) -> None:
-    """Finish a submission in the gradebook (or give it zero) and write its ledger entry."""
+    """Finish a submission in the gradebook, or fail it as nbgrader does; then write its ledger entry."""
     student = submission.student
     try:
-        if results is None:
-            converter.discard(student)
-        else:
-            for path, execution in results:
-                executed = execution.notebook
-                if executed is None:
-                    ran = execution.partial or Path(path).read_text()
-                    executed = stopped_notebook(ran, execution.failure or "stopped")
-                converter.finish(path, executed)
+        # Each notebook up to the first that could not be run counts, as under nbgrader, which stops there.
+        for path, execution in results or []:
+            if execution.notebook is None:
+                break
+            converter.finish(path, execution.notebook)
+        if not reason and results is not None:
             converter.close(student)
     except Exception as error:  # e.g. tampered nbgrader metadata that CheckCellMetadata rejects
         reason = reason or failure_reason(error)
-        converter.discard(student)
+    if reason:
+        converter.fail(submission)
     score, max_score, problems = converter.scores(student)
     # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
     note = "; ".join(filter(None, [reason, notes]))

@@ -60,12 +60,10 @@ _starting = threading.Lock()
 
 @dataclass
 class Execution:
-    """What a worker sends back: `notebook` (JSON text) when it ran, else `failure` says why
-    and `partial` holds the notebook as it was after the last cell that finished."""
+    """What a worker sends back: `notebook` (JSON text) when it ran, else `failure` says why."""
 
     notebook: str | None
     failure: str | None
-    partial: str | None
     seconds: float
 
 
@@ -205,9 +203,7 @@ def execute_submission(
             failure += f", in cell {_running_cell(work)}"
         failure = failure or _failure(child.exitcode, work, float(execute_config.get("timeout") or 0))
         executed = (work / "executed.ipynb").read_text() if failure is None else None
-        snapshot = work / "snapshot.ipynb"
-        partial = snapshot.read_text() if failure and snapshot.is_file() else None
-    return Execution(executed, failure, partial, time.monotonic() - start)
+    return Execution(executed, failure, time.monotonic() - start)
 
 
 def _empty(folder: Path) -> str:

@@ -80,12 +80,14 @@ def execute_all(
     """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does), and verify
     their answers here, in this worker's thread, rather than one notebook at a time when they are recorded."""
     if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
-        return [(path, Execution(text, None, None, 0.0)) for path, text in prepared]
+        return [(path, Execution(text, None, 0.0)) for path, text in prepared]
     done = []
     for path, text in prepared:
         with verifier_for(assignment, env) as verifier:  # started now, in the background
             execution = runner(text, config, str(Path(path).parent.resolve()))
-            if verifier is not None and (executed := execution.notebook or execution.partial):
+            if verifier is not None and (executed := execution.notebook):
                 verify_ahead(verifier, executed, env)
         done.append((path, execution))
+        if execution.failure:  # nbgrader goes no further in a submission that failed
+            break
     return done
