@@ -9,7 +9,6 @@ in the order its `autograde` calls it, but with the notebook run elsewhere in be
 from __future__ import annotations
 
 import glob
-import logging
 import os
 import re
 import shutil
@@ -32,7 +31,7 @@ from nbgrader.preprocessors import Execute
 from ._failures import Heard, check_timestamp
 from ._ledger import Outcome, fingerprint
 
-# What nbgrader warned about, since the last `HEARD.take()`.
+# What nbgrader warned about: for the report, and in the terminal with the student it was about.
 HEARD = Heard()
 
 
@@ -117,10 +116,14 @@ class BatchAutograde(Autograde):
     def prepare(self, submission: Submission) -> list[tuple[str, str]]:
         """Gradebook entry, copied files, sanitized notebooks; returns (path, sanitized JSON) pairs."""
         assignment = self.course.assignment_id
-        dest = Path(self._format_dest(assignment, submission.student))
-        if dest.exists():
-            shutil.rmtree(dest)
+        HEARD.student = submission.student
         self.notebooks = list(submission.notebooks)
+        # The ledger chose to grade it: nbgrader's own removal of what it replaces, as under --force.
+        force, self.force = self.force, True
+        try:
+            self.init_destination(assignment, submission.student)
+        finally:
+            self.force = force
         check_timestamp(submission.folder)
         self.run_pre_convert_hook()
         self.init_assignment(assignment, submission.student)
@@ -133,8 +136,9 @@ class BatchAutograde(Autograde):
             sanitized.append((str(path), path.read_text()))
         return sanitized
 
-    def finish(self, sanitized_path: str, executed: str) -> None:
+    def finish(self, student: str, sanitized_path: str, executed: str) -> None:
         """The autograde preprocessors after Execute (SaveAutoGrades among them), and the write."""
+        HEARD.student = student
         self._sanitizing = False
         self.exporter._preprocessors = []
         for preprocessor in self.autograde_preprocessors:
@@ -149,12 +153,14 @@ class BatchAutograde(Autograde):
 
     def close(self, student: str) -> None:
         """After the last notebook of a submission: permissions and nbgrader's post-convert hook."""
+        HEARD.student = student
         self.set_permissions(self.course.assignment_id, student)
         self.run_post_convert_hook()
 
     def fail(self, submission: Submission) -> None:
         """As nbgrader's `convert_notebooks` handles a failure: the submission's autograded folder removed (or,
         with --notebook, its notebooks), and the gradebook left as grading had left it."""
+        HEARD.student = submission.student
         dest = os.path.normpath(self._format_dest(self.course.assignment_id, submission.student))
         if self.course.notebook_id == "*":
             if os.path.exists(dest):
@@ -205,7 +211,8 @@ def open_course(assignment: str, *, db_url: str | None, student: str | None, opt
     `options` are nbgrader's own command-line options, as `nbgrader autograde` takes them.
     """
     # The course is the current folder (a relative --course-dir was resolved before coming here).
-    argv = [assignment, "--log-level=ERROR", *options, f"--CourseDirectory.root={os.getcwd()}"]
+    # Its warnings as nbgrader shows them, but not its progress (the grader's bar says that).
+    argv = [assignment, "--log-level=WARN", *options, f"--CourseDirectory.root={os.getcwd()}"]
     if db_url:
         argv.append(f"--CourseDirectory.db_url={db_url}")
     if student:
@@ -215,12 +222,8 @@ def open_course(assignment: str, *, db_url: str | None, student: str | None, opt
     if bindir not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
     app = AutogradeApp()
+    app.log.addFilter(HEARD)
     app.initialize(argv)
-    # The terminal shows errors (or what --log-level asks for: traitlets sets its handler's level); the
-    # report gets the warnings.
-    app.log.setLevel(min(app.log.level, logging.WARNING))
-    if HEARD not in app.log.handlers:
-        app.log.addHandler(HEARD)
     course = cast(CourseDirectory, app.coursedir)
     course.assignment_id = assignment
     converter = BatchAutograde(coursedir=course, parent=app)

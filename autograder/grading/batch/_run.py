@@ -46,6 +46,7 @@ class GradingRun:
     interrupted: bool = False
     seed: GradingSeed | None = None  # where hidden inputs came from; None: the assignment has none
     db_url: str | None = None  # the gradebook's, once the course is open
+    warnings: list[str] = field(default_factory=list)  # nbgrader's about its configuration, not a submission
 
     @property
     def ledger(self) -> Ledger:
@@ -83,16 +84,17 @@ def _record(
         for path, execution in results or []:
             if execution.notebook is None:
                 break
-            converter.finish(path, execution.notebook)
+            converter.finish(student, path, execution.notebook)
         if not reason and results is not None:
             converter.close(student)
     except Exception as error:  # e.g. tampered nbgrader metadata that CheckCellMetadata rejects
         reason = reason or failure_reason(error)
     if reason:
         converter.fail(submission)
+    HEARD.student = None
     score, max_score, problems = converter.scores(student)
     # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
-    note = "; ".join(filter(None, [reason, notes]))
+    note = "; ".join(filter(None, [reason, notes, *[f"nbgrader: {said}" for said in HEARD.take(student)]]))
     outcome = Outcome(
         student,
         "failed" if reason else "graded",
@@ -141,7 +143,6 @@ def _grade_all(
             while waiting or running:
                 while waiting and len(running) < slots + 1:
                     submission = waiting.pop(0)
-                    HEARD.take()  # what earlier submissions' grading said
                     try:
                         prepared = converter.prepare(submission)
                     except Exception as error:  # a malformed notebook: recorded, the batch goes on
@@ -151,7 +152,7 @@ def _grade_all(
                     # One notebook per assignment is the course's rule; several run one after another.
                     env = {**os.environ, **(run.seed.verifier_environment() if run.seed else {})}
                     future = pool.submit(execute_all, runner, config, prepared, run.assignment, env)
-                    running[future] = (submission, report_notes(submission.folder, prepared, expected, HEARD.take()))
+                    running[future] = (submission, report_notes(submission.folder, prepared, expected))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     submission, notes = running.pop(future)
@@ -236,6 +237,7 @@ def grade(
     finally:
         signal.signal(signal.SIGTERM, previous)
         stop_forkserver()
+        run.warnings = [said.splitlines()[0][:300] for said in HEARD.general]
         if client is not None:
             client.close()
         os.chdir(here)

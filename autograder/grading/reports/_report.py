@@ -158,6 +158,8 @@ def write_report(run: GradingRun) -> tuple[Path, Path]:
         histogram=_histogram(outcomes, f"{run.assignment}: {len(outcomes)} submissions"),
         problems=[dict(name=p, pass_rate=pass_rate(outcomes, p), mean=mean_score(outcomes, p)) for p in problems],
         failures=[o for o in outcomes if o.status != "graded"],
+        warnings=run.warnings,
+        noted=[o for o in outcomes if o.status == "graded" and o.reason],
         seeds=_seeds(run, outcomes),
         items=write_items(analyse(run.folder.parents[1], run.assignment, run.db_url), run.folder) if outcomes else "",
     )
