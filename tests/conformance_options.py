@@ -172,6 +172,13 @@ PS_ZERO = Plan(
             False,
         ),
         Expect("late_submission_penalty_zero", "bar", {P1: True}, {"p1": nb(2, penalty=2)}, True),
+        # report.csv's scores are `nbgrader export`'s: the raw score less the penalty.
+        Expect(
+            "report_scores_are_nbgrader_exports",
+            "bar",
+            report={"score": "^0.0$", "raw_score": "^2.0$", "late_submission_penalty": "^2.0$"},
+            graders=OURS,
+        ),
         # nbgrader issue 723: a forced regrade that finds the submission on time takes the penalty back.
         Edit({"submitted/bar/ps_zero/timestamp.txt": DUE}),
         Run(("--force", "--student", "bar", ZERO), scenarios=("late_submission_penalty_zero",)),

@@ -173,28 +173,6 @@ class BatchAutograde(Autograde):
                 self.log.warning("Removing failed notebook: %s", path)
                 os.remove(path)
 
-    def scores(self, student: str) -> tuple[float, float, dict[str, list[float]]]:
-        """`(score, max_score, {problem: [score, max]})` of a submission, from the gradebook.
-
-        A problem is its grade_id, or `notebook/grade_id` in an assignment of several notebooks
-        (which may use the same grade_ids).
-        """
-        with Gradebook(self.course.db_url, self.course.course_id) as gb:
-            try:
-                submission = gb.find_submission(self.course.assignment_id, student)
-            except MissingEntry:  # it failed before nbgrader made its row (a bad timestamp)
-                return 0.0, 0.0, {}
-            several = len(submission.notebooks) > 1
-            problems = {
-                f"{notebook.name}/{grade.name}" if several else grade.name: [
-                    float(grade.score or 0),
-                    float(grade.max_score or 0),
-                ]
-                for notebook in submission.notebooks
-                for grade in notebook.grades
-            }
-            return float(submission.score or 0), float(submission.max_score or 0), problems
-
     def in_gradebook(self, student: str) -> bool:
         """Whether the gradebook holds this student's submission (a reset gradebook means grading again)."""
         with Gradebook(self.course.db_url, self.course.course_id) as gb:
@@ -203,6 +181,41 @@ class BatchAutograde(Autograde):
             except MissingEntry:
                 return False
         return True
+
+
+@dataclass
+class Scores:
+    """A submission's scores as nbgrader's gradebook and `nbgrader export` give them."""
+
+    score: float  # raw less the late penalty, never below 0 (`CsvExportPlugin`)
+    max_score: float
+    raw_score: float
+    penalty: float
+    problems: dict[str, list[float | None]]  # {problem: [score, max]}; None: waits for a manual grade
+
+
+def read_scores(db_url: str, course_id: str, assignment: str, student: str) -> Scores:
+    """A submission's scores from the gradebook now (manual grades included once given); zeros if it has none.
+
+    A problem is its grade_id, or `notebook/grade_id` in an assignment of several notebooks (which may
+    use the same grade_ids).
+    """
+    with Gradebook(db_url, course_id) as gb:
+        try:
+            submission = gb.find_submission(assignment, student)
+        except MissingEntry:  # it failed before nbgrader made its row (a bad timestamp)
+            return Scores(0.0, 0.0, 0.0, 0.0, {})
+        several = len(submission.notebooks) > 1
+        problems: dict[str, list[float | None]] = {
+            f"{notebook.name}/{grade.name}" if several else grade.name: [
+                None if grade.needs_manual_grade else float(grade.score or 0),
+                float(grade.max_score or 0),
+            ]
+            for notebook in submission.notebooks
+            for grade in notebook.grades
+        }
+        raw, penalty = float(submission.score or 0), float(submission.late_submission_penalty or 0)
+        return Scores(max(0.0, raw - penalty), float(submission.max_score or 0), raw, penalty, problems)
 
 
 def open_course(assignment: str, *, db_url: str | None, student: str | None, options: list[str]) -> BatchAutograde:

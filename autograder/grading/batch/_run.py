@@ -23,7 +23,7 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..references._seed import GradingSeed, for_grading, remember
-from ._convert import HEARD, BatchAutograde, Submission, open_course
+from ._convert import HEARD, BatchAutograde, Submission, open_course, read_scores
 from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
@@ -46,11 +46,25 @@ class GradingRun:
     interrupted: bool = False
     seed: GradingSeed | None = None  # where hidden inputs came from; None: the assignment has none
     db_url: str | None = None  # the gradebook's, once the course is open
+    course_id: str = ""
     warnings: list[str] = field(default_factory=list)  # nbgrader's about its configuration, not a submission
 
     @property
     def ledger(self) -> Ledger:
         return Ledger(self.folder)
+
+    def current(self) -> list[Outcome]:
+        """Every submission graded so far, this run and earlier ones, with its scores as the gradebook holds
+        them now (manual grades given since, a late penalty changed)."""
+        outcomes = self.ledger.outcomes()
+        if self.db_url is None:
+            return outcomes
+        for o in outcomes:
+            if o.status != "missing":
+                now = read_scores(self.db_url, self.course_id, self.assignment, o.student)
+                o.score, o.max_score, o.problems = now.score, now.max_score, now.problems
+                o.raw_score, o.penalty = now.raw_score, now.penalty
+        return outcomes
 
 
 def _interrupt(*_) -> None:
@@ -92,19 +106,22 @@ def _record(
     if reason:
         converter.fail(submission)
     HEARD.student = None
-    score, max_score, problems = converter.scores(student)
+    course = converter.course
+    scores = read_scores(course.db_url, course.course_id, course.assignment_id, student)
     # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
     note = "; ".join(filter(None, [reason, notes, *[f"nbgrader: {said}" for said in HEARD.take(student)]]))
     outcome = Outcome(
         student,
         "failed" if reason else "graded",
         note,
-        score,
-        max_score,
-        problems,
+        scores.score,
+        scores.max_score,
+        scores.problems,
         round(seconds, 2),
         submission.fingerprint,
         run.seed.seed if run.seed else None,
+        scores.raw_score,
+        scores.penalty,
     )
     run.ledger.record(outcome)
     run.outcomes.append(outcome)
@@ -225,7 +242,7 @@ def grade(
             runner, slots = on_this_machine(run.workers, limits, stop)
         converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
         course = converter.course
-        run.db_url = course.db_url
+        run.db_url, run.course_id = course.db_url, course.course_id
         run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say())
         if run.seed:  # sent with every notebook from now on (the runners read `limits` at each call)
             limits.update(run.seed.for_each_notebook(assignment), protected=run.seed.kept_from_kernels(root))
