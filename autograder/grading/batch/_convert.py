@@ -39,6 +39,15 @@ class GradingError(Exception):
     """The batch cannot start (no such assignment, no submissions): the message says why."""
 
 
+class PartlyPrepared(Exception):
+    """A notebook of a submission could not be read (its cause is this exception's): nbgrader grades the
+    notebooks before it, in order, then fails the submission; `sanitized` are those before it."""
+
+    def __init__(self, sanitized: list[tuple[str, str]]):
+        super().__init__("a notebook could not be read")
+        self.sanitized = sanitized
+
+
 @dataclass
 class Submission:
     student: str
@@ -131,7 +140,10 @@ class BatchAutograde(Autograde):
         for notebook in self.notebooks:
             self._sanitizing = True
             self._init_preprocessors()
-            BaseConverter.convert_single_notebook(self, notebook)
+            try:
+                BaseConverter.convert_single_notebook(self, notebook)
+            except Exception as error:
+                raise PartlyPrepared(sanitized) from error
             path = Path(self.writer.build_directory) / Path(notebook).name
             sanitized.append((str(path), path.read_text()))
         return sanitized

@@ -23,7 +23,7 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..references._seed import GradingSeed, for_grading, remember
-from ._convert import HEARD, BatchAutograde, Submission, open_course, read_scores
+from ._convert import HEARD, BatchAutograde, PartlyPrepared, Submission, open_course, read_scores
 from ._failures import failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import Execution, stop_forkserver
@@ -153,28 +153,33 @@ def _grade_all(
     progress = _progress(run)
     task = progress.add_task("grade", total=len(todo), rate="")
     started, waiting = time.monotonic(), list(todo)
-    running: dict[Future, tuple[Submission, str]] = {}
+    running: dict[Future, tuple[Submission, str, str]] = {}
     pool = ThreadPoolExecutor(max_workers=slots)
     try:
         with progress:
             while waiting or running:
                 while waiting and len(running) < slots + 1:
                     submission = waiting.pop(0)
+                    unreadable = ""
                     try:
                         prepared = converter.prepare(submission)
-                    except Exception as error:  # a malformed notebook: recorded, the batch goes on
-                        _record(run, converter, submission, failure_reason(error), None, 0.0)
+                    except PartlyPrepared as partly:  # a malformed notebook: the ones before it are graded
+                        prepared, unreadable = partly.sanitized, failure_reason(partly.__cause__ or partly)
+                    except Exception as error:  # recorded, and the batch goes on
+                        prepared, unreadable = [], failure_reason(error)
+                    if not prepared:
+                        _record(run, converter, submission, unreadable, None, 0.0)
                         progress.advance(task)
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
                     env = {**os.environ, **(run.seed.verifier_environment() if run.seed else {})}
                     future = pool.submit(execute_all, runner, config, prepared, run.assignment, env)
-                    running[future] = (submission, report_notes(submission.folder, prepared, expected))
+                    running[future] = (submission, unreadable, report_notes(submission.folder, prepared, expected))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
-                    submission, notes = running.pop(future)
+                    submission, unreadable, notes = running.pop(future)
                     results = future.result()
-                    reason = next((e.failure for _, e in results if e.failure), None) or ""
+                    reason = next((e.failure for _, e in results if e.failure), None) or unreadable
                     # Running time only, not the time spent queued behind other submissions.
                     seconds = sum(execution.seconds for _, execution in results)
                     _record(run, converter, submission, reason, results, seconds, notes)
