@@ -108,6 +108,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
+    import glob
+
+    from .batch._runner import start_forkserver
+
+    # First, so that the forkserver imports nbgrader (and for a batch, the kernels' libraries) while this
+    # process does too. One student by name: one notebook, so no kernel libraries for it to share.
+    alone = bool(args.student) and not glob.has_magic(args.student)
+    if not args.scheduler:
+        start_forkserver(alone)
+
     from rich.console import Console
 
     from .batch._convert import GradingError

@@ -10,6 +10,8 @@ neither loses nor duplicates a grade.
 
 from __future__ import annotations
 
+import glob
+import importlib
 import logging
 import os
 import signal
@@ -244,7 +246,11 @@ def grade(
         if scheduler:
             client, runner, slots = on_cluster(scheduler, run.workers, limits)
         else:
-            runner, slots = on_this_machine(run.workers, limits, stop)
+            # One student by name: one notebook, so no kernel libraries for a forkserver to share.
+            alone = student is not None and not glob.has_magic(student)
+            if alone:  # the report's libraries, imported while the notebook runs rather than after it
+                threading.Thread(target=importlib.import_module, args=("matplotlib.pyplot",), daemon=True).start()
+            runner, slots = on_this_machine(run.workers, limits, stop, alone)
         converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
         course = converter.course
         run.db_url, run.course_id = course.db_url, course.course_id

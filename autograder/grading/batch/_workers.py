@@ -22,14 +22,15 @@ from ._runner import SCRATCH, WORKER_ENVIRONMENT, Execution, execute_submission,
 Runner = Callable[[str, dict, str], Execution]
 
 
-def on_this_machine(workers: int, limits: dict, stop: threading.Event) -> tuple[Runner, int]:
-    """A runner for this machine, and how many notebooks run at once: each kernel on a core of its own."""
+def on_this_machine(workers: int, limits: dict, stop: threading.Event, alone: bool = False) -> tuple[Runner, int]:
+    """A runner for this machine, and how many notebooks run at once: each kernel on a core of its own.
+    One submission graded `alone` needs no kernel libraries in the forkserver (`start_forkserver`)."""
     cores = sorted(os.sched_getaffinity(0))
     slots = workers or len(cores)
     free: queue.Queue[int] = queue.Queue()
     for slot in range(slots):
         free.put(cores[slot % len(cores)])
-    start_forkserver()
+    start_forkserver(alone)
     remove_what_killed_graders_left()
 
     def here(notebook: str, config: dict, folder: str) -> Execution:
