@@ -97,6 +97,7 @@ class Course:
     elsewhere: bool = False  # graded from another folder with --course-dir
     db: str = "gradebook.db"
     course_id: str = "default"
+    edited_tests: tuple[tuple[str, str], ...] = ()  # (student, grade_id) of a test cell a student edited
 
 
 _GEOMETRY = "def load_points(path):\n    with open(path) as f:\n        return [float(x) for x in f.read().split()]\n"
@@ -143,6 +144,7 @@ c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "scrat
         "eve": {"part1.ipynb": _AREA, "part2.ipynb": cut_short},  # cannot be graded: exit status 1
         "finn": {"part1.ipynb": _AREA, "part2.ipynb": _AREA, "geometry.py": "def load_points(path):\n    return [0]\n"},
     },
+    edited_tests=(("chen", "test_area"),),
 )
 
 _SLOPE = answering(slope="def slope(xs, ys):\n    return (ys[-1] - ys[0]) / (xs[-1] - xs[0])")
