@@ -167,6 +167,13 @@ PS1 = Plan(
         Expect("autograde_timeout", "timeout_bar", {"sleepy.ipynb": True}, {"sleepy": nb(0)}),
         Expect("grade", "grade_foo", {P1: True, "timestamp.txt": False}, {"p1": nb(1, 7, False)}, comments=NO_RESPONSE),
         Expect("grade", "grade_bar", {P1: True, "timestamp.txt": False}, {"p1": nb(2, 7, True)}, comments=NONE),
+        # Its manually graded cells wait for a grade: not zeros in the report.
+        Expect(
+            "report_scores_are_nbgrader_exports",
+            "grade_bar",
+            report={"p1/baz": "^needs manual grade$", "p1/foo": "^1.0$"},
+            graders=OURS,
+        ),
         *[
             Expect(f"grade_{prefix}autotest", f"{n}_{w}", {f"{n}.ipynb": True}, {n: nb(score, top, False)})
             for n, (prefix, top, right) in AUTOTESTS.items()

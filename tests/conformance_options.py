@@ -6,6 +6,7 @@ and timeouts, each assignment graded by its own runs of both graders.
 
 from __future__ import annotations
 
+import nbformat
 from conformance import (
     BOTH,
     DUE,
@@ -26,6 +27,7 @@ from conformance import (
     fx,
     nb,
 )
+from nbformat.v4 import new_code_cell, new_notebook
 
 _HANDED_IN = {P1: U, "foo.txt": "foo", "data/bar.txt": "bar", "blah.pyc": "asdf"}
 _ALL = {P1: True, "foo.txt": True, "data/bar.txt": True, "blah.pyc": False}
@@ -84,6 +86,12 @@ PS_FILES = Plan(
     ],
 )
 
+# A cell past Execute.timeout whose kernel does not stop when interrupted: nbgrader fails the submission.
+HANGS = nbformat.writes(
+    new_notebook(
+        cells=[new_code_cell("import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(15)")]
+    )
+)
 # Submissions nbgrader cannot grade: the run exits 1, and the others are graded all the same.
 _IN_WORDS = r"^(?!\w*(Error|Exception)\b)"  # report.csv's reason: a cause in words, not a bare Python exception
 PS_FAIL = Plan(
@@ -94,9 +102,20 @@ PS_FAIL = Plan(
         "handle_bar": {P1: EMPTY, "p2.ipynb": fx("test.ipynb")},  # nbgrader cells its source does not have
         "bad_timestamp": {P1: EMPTY, "p2.ipynb": EMPTY, "timestamp.txt": "But I want to be a timestamp string :("},
         "duplicated_ids": {P1: DUPLICATED_IDS, "p2.ipynb": EMPTY},
+        "hang": {P1: HANGS, "p2.ipynb": EMPTY},
+        "truncated": {P1: EMPTY[: len(EMPTY) // 2], "p2.ipynb": EMPTY},
     },
     [
-        Run(exit=1, scenarios=("handle_failure", "grade_empty_timestamp", "broken_submissions_do_not_stop_the_batch")),
+        Run(
+            ("--Execute.timeout=2",),
+            exit=1,
+            scenarios=(
+                "handle_failure",
+                "grade_empty_timestamp",
+                "broken_submissions_do_not_stop_the_batch",
+                "failed_submission",
+            ),
+        ),
         Expect("handle_failure", "handle_foo", {".": True, P1: True}),
         Expect("handle_failure", "handle_bar", {".": False}),
         Expect(
@@ -111,6 +130,17 @@ PS_FAIL = Plan(
             report={"status": "failed", "reason": _IN_WORDS + ".*timestamp"},
             graders=OURS,
         ),
+        # What nbgrader does with a submission it fails: its autograded folder removed, its gradebook rows as
+        # grading had left them (none for an unreadable timestamp), and jax-course says why in the report.
+        Expect("failed_submission", "bad_timestamp", {".": False}, graded=False),
+        *[
+            Expect("failed_submission", s, {".": False}, {"p1": nb(0, manual=False)}, graded=True)
+            for s in ("hang", "truncated")
+        ],
+        *[
+            Expect("failed_submission", s, report={"status": "failed", "reason": _IN_WORDS + why}, graders=OURS)
+            for s, why in (("hang", ".*timeout.*cell"), ("truncated", ".*not a notebook"))
+        ],
         # nbformat repairs a duplicated cell id and stock nbgrader grades the notebook.
         Expect("duplicated_cell_ids", "duplicated_ids", {P1: True}, {"p1": nb(0, 0)}, graded=True),
         # jax-course goes further: stock stops the whole batch at a notebook whose nbgrader schema is too
@@ -142,6 +172,13 @@ PS_ZERO = Plan(
             False,
         ),
         Expect("late_submission_penalty_zero", "bar", {P1: True}, {"p1": nb(2, penalty=2)}, True),
+        # report.csv's scores are `nbgrader export`'s: the raw score less the penalty.
+        Expect(
+            "report_scores_are_nbgrader_exports",
+            "bar",
+            report={"score": "^0.0$", "raw_score": "^2.0$", "late_submission_penalty": "^2.0$"},
+            graders=OURS,
+        ),
         # nbgrader issue 723: a forced regrade that finds the submission on time takes the penalty back.
         Edit({"submitted/bar/ps_zero/timestamp.txt": DUE}),
         Run(("--force", "--student", "bar", ZERO), scenarios=("late_submission_penalty_zero",)),

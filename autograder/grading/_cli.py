@@ -77,10 +77,11 @@ def _parser() -> argparse.ArgumentParser:
         description="Grade submitted/*/ASSIGNMENT with nbgrader's own preprocessors, several at once, in any "
         "nbgrader course. Reruns grade only what is new or unfinished; reports go to grading/ASSIGNMENT/. "
         "Options not listed here go to nbgrader as `nbgrader autograde` takes them (--no-execute, "
-        "--notebook=NAME, --Execute.timeout=60, --CourseDirectory.ignore=..., ...). Exit status: 0 when every "
-        "submission was graded, 1 when one could not be, 2 when the batch could not start.",
+        "--notebook=NAME, --course-dir=PATH, --quiet, --Execute.timeout=60, ...; see `nbgrader autograde "
+        "--help-all`). Exit status, as nbgrader's: 0 when every submission was graded, 1 when one could not be "
+        "or grading could not start, 2 for an option neither takes.",
     )
-    grade.add_argument("assignment")
+    grade.add_argument("assignment", nargs="?", default="", help="the assignment id (or nbgrader's --assignment)")
     grade.add_argument(
         "--workers",
         type=int,
@@ -107,17 +108,40 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
+    import glob
+
+    from .batch._runner import start_forkserver
+
+    # First, so that the forkserver imports nbgrader (and for a batch, the kernels' libraries) while this
+    # process does too. One student by name: one notebook, so no kernel libraries for it to share.
+    alone = bool(args.student) and not glob.has_magic(args.student)
+    if not args.scheduler:
+        start_forkserver(alone)
+
     from rich.console import Console
 
     from .batch._convert import GradingError
+    from .batch._options import OptionError, read
     from .batch._run import grade
     from .references._seed import SeedError
     from .reports._report import summary_table, write_report
 
     try:
+        options = read(nbgrader_options)
+    except OptionError as error:
+        print(f"jax-course grade: {error}", file=sys.stderr)
+        return 2
+    # nbgrader's own refusals, in its words and with its exit status.
+    if len(options.extra) + bool(args.assignment) > 1:
+        return _refuse("Only one argument (the assignment id) may be specified")
+    if args.assignment and options.assignment:
+        return _refuse("The assignment cannot both be specified in config and as an argument")
+    if not (args.assignment or options.assignment):
+        return _refuse("An assignment id must be specified, either as an argument or with --assignment")
+    try:
         run = grade(
-            nbgrader_course_root(),
-            args.assignment,
+            options.root or _course_here(),
+            args.assignment or options.assignment,
             workers=args.workers,
             force=args.force,
             notebook_timeout=args.timeout,
@@ -125,13 +149,12 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
             scheduler=args.scheduler,
             student=args.student,
             db_url=args.db,
-            nbgrader_options=nbgrader_options,
+            nbgrader_options=options.passed,
             progress=sys.stderr.isatty(),
         )
     except (GradingError, SeedError) as error:
-        print(f"jax-course grade: {error}", file=sys.stderr)
-        return 2
-    console = Console()
+        return _refuse(str(error))
+    console = Console(quiet=options.quiet)
     console.print(summary_table(run))
     csv_path, html_path = write_report(run)
     console.print(f"Report: {html_path} and {csv_path}")
@@ -140,6 +163,24 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
         return 130
     # As nbgrader's, whose reruns fail again on what failed; ours keep it failed in the ledger.
     return 1 if any(o.status == "failed" for o in run.ledger.outcomes()) else 0
+
+
+def _refuse(message: str) -> int:
+    """Grading cannot start: said, and exit status 1, as `nbgrader autograde` does."""
+    print(f"jax-course grade: {message}", file=sys.stderr)
+    return 1
+
+
+def _course_here() -> Path:
+    """The course of the current folder, or else the one nbgrader's config files name (as a hub's do)."""
+    try:
+        return nbgrader_course_root()
+    except SystemExit:
+        from .batch._options import configured_root
+
+        if (root := configured_root()) is None:
+            raise
+        return root
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -116,3 +116,27 @@ def test_a_learners_kernel_that_checks_its_work_may_still_import_any_library():
     code = "import ipykernel, sys\nimport autograder.grading, nbformat\nprint(sys.modules['webcolors'].__file__)"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "webcolors" in shown  # imported by jsonschema, as anywhere else
+
+
+def test_nbgraders_options_are_read_by_nbgraders_parser_and_the_course_folder_goes_as_an_absolute_path(tmp_path):
+    from autograder.grading.batch._options import read
+
+    read_ = read(["--course-dir", str(tmp_path), "--quiet", "--Execute.timeout=5", "--notebook=p1"])
+    assert (read_.root, read_.quiet, read_.assignment) == (tmp_path.resolve(), True, "")
+    assert read_.passed == ["--quiet", "--Execute.timeout=5", "--notebook=p1"]
+    other = read([f"--CourseDirectory.root={tmp_path}", "--assignment=ps1", "--log-level=INFO"])
+    assert (other.root, other.quiet, other.assignment) == (tmp_path.resolve(), False, "ps1")
+    assert other.passed == ["--assignment=ps1", "--log-level=INFO"]
+
+
+def test_grade_refuses_by_name_what_only_prints_nbgraders_config_and_exits_as_nbgrader_on_its_refusals(capsys):
+    assert main(["grade", "ps1", "--JupyterApp.show_config=True"]) == 2
+    assert "--JupyterApp.show_config" in capsys.readouterr().err
+    # nbgrader autograde exits 1 on each of these, with these words.
+    for argv, said in (
+        (["grade", "ps1", "ps2"], "Only one argument"),
+        (["grade", "ps1", "--assignment=ps1"], "cannot both be specified"),
+        (["grade"], "An assignment id must be specified"),
+    ):
+        assert main(argv) == 1
+        assert said in capsys.readouterr().err

@@ -63,16 +63,42 @@ def test_anything_else_is_named_with_its_type_and_first_line():
     assert failure_reason(OSError("disk full\nmore")) == "ungradable: OSError: disk full"
 
 
-def test_nbgrader_s_warnings_are_kept_for_the_report_except_what_the_report_says_otherwise():
+def test_every_nbgrader_warning_is_kept_for_the_report_and_shown_with_the_student_it_is_about():
     heard, log = Heard(), logging.getLogger("test_failures.nbgrader")
-    log.addHandler(heard)
-    log.warning("SubmittedAssignment<ps1 for foo> is %s seconds late", 3600.0)
-    log.warning("Attribute 'checksum' for cell test_a has changed! (should be: 1, got: 2)")
-    log.warning("No submitted file: submitted/foo/ps1/p2.ipynb")
-    log.error("There was an error processing assignment")
-    log.removeHandler(heard)
-    assert heard.take() == ["SubmittedAssignment<ps1 for foo> is 3600.0 seconds late"]
-    assert heard.take() == []
+    shown: list[str] = []
+    terminal = logging.Handler()
+    terminal.emit = lambda record: shown.append(record.getMessage())  # type: ignore[method-assign]
+    log.addFilter(heard)
+    log.addHandler(terminal)
+    try:
+        log.warning("Config option `x` not recognized by `CourseDirectory`.")
+        heard.student = "foo"
+        log.warning("SubmittedAssignment<ps1 for foo> is %s seconds late", 3600.0)
+        log.warning("Attribute 'checksum' for cell test_a has changed! (should be: 1, got: 2)")
+        log.warning("No submitted file: submitted/foo/ps1/p2.ipynb")
+        log.error("There was an error processing assignment")
+        heard.student = "bar"
+        log.warning("Attribute 'checksum' for cell test_a has changed! (should be: 1, got: 3)")
+        heard.student = None
+        log.warning("Config option `x` not recognized by `CourseDirectory`.")  # said again as nbgrader reads config
+    finally:
+        log.removeFilter(heard)
+        log.removeHandler(terminal)
+    assert heard.general == ["Config option `x` not recognized by `CourseDirectory`."]
+    assert heard.take("foo") == [
+        "SubmittedAssignment<ps1 for foo> is 3600.0 seconds late",
+        "Attribute 'checksum' for cell test_a has changed! (should be: 1, got: 2)",
+    ]
+    assert heard.take("foo") == []
+    assert heard.take("bar") == ["Attribute 'checksum' for cell test_a has changed! (should be: 1, got: 3)"]
+    assert shown == [
+        "Config option `x` not recognized by `CourseDirectory`.",
+        "foo: SubmittedAssignment<ps1 for foo> is 3600.0 seconds late",
+        "foo: Attribute 'checksum' for cell test_a has changed! (should be: 1, got: 2)",
+        "foo: No submitted file: submitted/foo/ps1/p2.ipynb",
+        "foo: There was an error processing assignment",
+        "bar: Attribute 'checksum' for cell test_a has changed! (should be: 1, got: 3)",
+    ]
 
 
 def test_a_refusal_written_for_the_report_is_kept_whole():

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from autograder.grading.batch._ledger import Ledger, Outcome
 from autograder.grading.batch._run import GradingRun
-from autograder.grading.reports._report import mean_score, pass_rate, summary_table, write_report
+from autograder.grading.reports._report import MANUAL, mean_score, pass_rate, summary_table, write_report
 
 pytestmark = pytest.mark.unit
 
@@ -53,3 +53,20 @@ def test_the_summary_says_what_this_run_did(run):
     text = console.export_text()
     assert "already graded (skipped)" in text and "failed now: crashed" in text and "mean score: test_a" in text
     assert "no notebook handed in" in text and "failed now: missing" not in text
+
+
+def test_scores_are_nbgrader_exports_and_a_cell_waiting_for_its_manual_grade_is_no_zero(tmp_path):
+    late = Outcome(
+        "dee", "graded", "", 0.5, 2.0, {"test_a": [1.0, 1.0], "essay": [None, 1.0]}, raw_score=1.5, penalty=1
+    )
+    run = GradingRun("03_tracing", tmp_path / "grading" / "03_tracing")
+    for outcome in (OUTCOMES[0], late):
+        Ledger(run.folder).record(outcome)
+    run.outcomes = [late]
+    row = list(csv.DictReader(write_report(run)[0].open()))[1]
+    assert (row["score"], row["raw_score"], row["late_submission_penalty"]) == ("0.5", "1.5", "1")
+    assert row["essay"] == MANUAL and row["test_a"] == "1.0"
+    assert pass_rate([late], "essay") == 0.0 and mean_score([OUTCOMES[0], late], "test_a") == 1.0
+    console = Console(record=True, width=120)
+    console.print(summary_table(run))
+    assert "waiting for a manual grade │ 1" in console.export_text()

@@ -54,11 +54,11 @@ def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(tmp_path):
     assert ledger["slow"]["reason"].startswith("timeout:"), ledger["slow"]
     assert ledger["hungry"]["reason"].startswith("memory:"), ledger["hungry"]
     for student in ("slow", "hungry"):
-        assert ledger[student]["reason"].endswith(f", in cell {first}"), ledger[student]
+        assert f", in cell {first};" in ledger[student]["reason"], ledger[student]
     for student in ("slow", "hungry"):
         assert ledger[student]["status"] == "failed" and ledger[student]["score"] < ledger["reference"]["score"]
-    graded = json.loads(next((course / "autograded" / "hungry").rglob("*.ipynb")).read_text())
-    assert any("GradingStopped" in json.dumps(c.get("outputs", [])) for c in graded["cells"])
+        # Failed as nbgrader fails a submission: no autograded notebook is left of it.
+        assert not list((course / "autograded" / student).rglob("*.ipynb")), student
     assert not _leftover_kernels()
 
 

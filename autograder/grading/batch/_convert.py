@@ -9,7 +9,6 @@ in the order its `autograde` calls it, but with the notebook run elsewhere in be
 from __future__ import annotations
 
 import glob
-import logging
 import os
 import re
 import shutil
@@ -33,12 +32,21 @@ from ..plugins._links import links_in, record_zero, refusal
 from ._failures import Heard, SubmissionError, check_timestamp
 from ._ledger import Outcome, fingerprint
 
-# What nbgrader warned about, since the last `HEARD.take()`.
+# What nbgrader warned about: for the report, and in the terminal with the student it was about.
 HEARD = Heard()
 
 
 class GradingError(Exception):
     """The batch cannot start (no such assignment, no submissions): the message says why."""
+
+
+class PartlyPrepared(Exception):
+    """A notebook of a submission could not be read (its cause is this exception's): nbgrader grades the
+    notebooks before it, in order, then fails the submission; `sanitized` are those before it."""
+
+    def __init__(self, sanitized: list[tuple[str, str]]):
+        super().__init__("a notebook could not be read")
+        self.sanitized = sanitized
 
 
 @dataclass
@@ -103,11 +111,14 @@ class BatchAutograde(Autograde):
 
     def execute_config(self) -> dict:
         """nbgrader's `Execute` settings (the cell timeout, the kernel's arguments), for the workers."""
-        config = dict(self.config.get("Execute", {}))
-        config.setdefault("timeout", Execute.timeout.default_value)
         # The course's own Execute step (nbgrader_config.py may name a subclass) picks the kernel manager.
         steps = [p for p in self.autograde_preprocessors if isinstance(p, type) and issubclass(p, Execute)]
         step = steps[0] if steps else Execute
+        # As traitlets configures it: its base classes' sections (--ExecutePreprocessor.timeout), its own last.
+        config = {}
+        for base in reversed(Execute.__mro__):
+            config.update(self.config.get(base.__name__, {}))
+        config.setdefault("timeout", Execute.timeout.default_value)
         manager = step().kernel_manager_class
         config["kernel_manager_class"] = f"{manager.__module__}.{manager.__qualname__}"
         return config
@@ -115,12 +126,18 @@ class BatchAutograde(Autograde):
     def prepare(self, submission: Submission) -> list[tuple[str, str]]:
         """Gradebook entry, copied files, sanitized notebooks; returns (path, sanitized JSON) pairs."""
         assignment = self.course.assignment_id
-        dest = Path(self._format_dest(assignment, submission.student))
-        if dest.exists():
-            shutil.rmtree(dest)
+        HEARD.student = submission.student
         self.notebooks = list(submission.notebooks)
+        # The ledger chose to grade it: nbgrader's own removal of what it replaces, as under --force.
+        force, self.force = self.force, True
+        try:
+            self.init_destination(assignment, submission.student)
+        finally:
+            self.force = force
         if links := links_in(submission.folder, Path(self.course.root, self.course.submitted_directory)):
-            raise SubmissionError(refusal(links))  # before nbgrader copies, or reads, what a link points to
+            # Before nbgrader copies, or reads, what a link points to; recorded as stock's `RefuseLinks` records it.
+            record_zero(self.course.db_url, self.course.course_id, assignment, submission.student)
+            raise SubmissionError(refusal(links))
         check_timestamp(submission.folder)
         self.run_pre_convert_hook()
         self.init_assignment(assignment, submission.student)
@@ -128,13 +145,17 @@ class BatchAutograde(Autograde):
         for notebook in self.notebooks:
             self._sanitizing = True
             self._init_preprocessors()
-            BaseConverter.convert_single_notebook(self, notebook)
+            try:
+                BaseConverter.convert_single_notebook(self, notebook)
+            except Exception as error:
+                raise PartlyPrepared(sanitized) from error
             path = Path(self.writer.build_directory) / Path(notebook).name
             sanitized.append((str(path), path.read_text()))
         return sanitized
 
-    def finish(self, sanitized_path: str, executed: str) -> None:
+    def finish(self, student: str, sanitized_path: str, executed: str) -> None:
         """The autograde preprocessors after Execute (SaveAutoGrades among them), and the write."""
+        HEARD.student = student
         self._sanitizing = False
         self.exporter._preprocessors = []
         for preprocessor in self.autograde_preprocessors:
@@ -149,33 +170,25 @@ class BatchAutograde(Autograde):
 
     def close(self, student: str) -> None:
         """After the last notebook of a submission: permissions and nbgrader's post-convert hook."""
+        HEARD.student = student
         self.set_permissions(self.course.assignment_id, student)
         self.run_post_convert_hook()
 
-    def discard(self, student: str) -> None:
-        """No points for a submission that could not be graded (as nbgrader does for a missing one)."""
-        assignment = self.course.assignment_id
-        shutil.rmtree(self._format_dest(assignment, student), ignore_errors=True)
-        record_zero(self.course.db_url, self.course.course_id, assignment, student)
-
-    def scores(self, student: str) -> tuple[float, float, dict[str, list[float]]]:
-        """`(score, max_score, {problem: [score, max]})` of a submission, from the gradebook.
-
-        A problem is its grade_id, or `notebook/grade_id` in an assignment of several notebooks
-        (which may use the same grade_ids).
-        """
-        with Gradebook(self.course.db_url, self.course.course_id) as gb:
-            submission = gb.find_submission(self.course.assignment_id, student)
-            several = len(submission.notebooks) > 1
-            problems = {
-                f"{notebook.name}/{grade.name}" if several else grade.name: [
-                    float(grade.score or 0),
-                    float(grade.max_score or 0),
-                ]
-                for notebook in submission.notebooks
-                for grade in notebook.grades
-            }
-            return float(submission.score or 0), float(submission.max_score or 0), problems
+    def fail(self, submission: Submission) -> None:
+        """As nbgrader's `convert_notebooks` handles a failure: the submission's autograded folder removed (or,
+        with --notebook, its notebooks), and the gradebook left as grading had left it."""
+        HEARD.student = submission.student
+        dest = os.path.normpath(self._format_dest(self.course.assignment_id, submission.student))
+        if self.course.notebook_id == "*":
+            if os.path.exists(dest):
+                self.log.warning("Removing failed assignment: %s", dest)
+                shutil.rmtree(dest)
+            return
+        for notebook in submission.notebooks:
+            path = os.path.join(dest, Path(notebook).stem + self.exporter.file_extension)
+            if os.path.exists(path):
+                self.log.warning("Removing failed notebook: %s", path)
+                os.remove(path)
 
     def in_gradebook(self, student: str) -> bool:
         """Whether the gradebook holds this student's submission (a reset gradebook means grading again)."""
@@ -187,22 +200,39 @@ class BatchAutograde(Autograde):
         return True
 
 
-def stopped_notebook(notebook: str, reason: str) -> str:
-    """The notebook as far as it ran, every test cell it did not finish failed by `reason`."""
-    nb = nbformat.reads(notebook, as_version=4)
-    for cell in nb.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        finished = cell.get("execution_count") is not None
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution") and not finished:
-            cell.outputs = [
-                nbformat.v4.new_output(
-                    "error",
-                    ename="GradingStopped",
-                    evalue=reason,
-                    traceback=[f"GradingStopped: {reason}"],
-                )
+@dataclass
+class Scores:
+    """A submission's scores as nbgrader's gradebook and `nbgrader export` give them."""
+
+    score: float  # raw less the late penalty, never below 0 (`CsvExportPlugin`)
+    max_score: float
+    raw_score: float
+    penalty: float
+    problems: dict[str, list[float | None]]  # {problem: [score, max]}; None: waits for a manual grade
+
+
+def read_scores(db_url: str, course_id: str, assignment: str, student: str) -> Scores:
+    """A submission's scores from the gradebook now (manual grades included once given); zeros if it has none.
+
+    A problem is its grade_id, or `notebook/grade_id` in an assignment of several notebooks (which may
+    use the same grade_ids).
+    """
+    with Gradebook(db_url, course_id) as gb:
+        try:
+            submission = gb.find_submission(assignment, student)
+        except MissingEntry:  # it failed before nbgrader made its row (a bad timestamp)
+            return Scores(0.0, 0.0, 0.0, 0.0, {})
+        several = len(submission.notebooks) > 1
+        problems: dict[str, list[float | None]] = {
+            f"{notebook.name}/{grade.name}" if several else grade.name: [
+                None if grade.needs_manual_grade else float(grade.score or 0),
+                float(grade.max_score or 0),
             ]
-    return nbformat.writes(nb)
+            for notebook in submission.notebooks
+            for grade in notebook.grades
+        }
+        raw, penalty = float(submission.score or 0), float(submission.late_submission_penalty or 0)
+        return Scores(max(0.0, raw - penalty), float(submission.max_score or 0), raw, penalty, problems)
 
 
 def open_course(assignment: str, *, db_url: str | None, student: str | None, options: list[str]) -> BatchAutograde:
@@ -210,7 +240,9 @@ def open_course(assignment: str, *, db_url: str | None, student: str | None, opt
 
     `options` are nbgrader's own command-line options, as `nbgrader autograde` takes them.
     """
-    argv = [assignment, "--log-level=ERROR", *options]
+    # The course is the current folder (a relative --course-dir was resolved before coming here).
+    # Its warnings as nbgrader shows them, but not its progress (the grader's bar says that).
+    argv = [assignment, "--log-level=WARN", *options, f"--CourseDirectory.root={os.getcwd()}"]
     if db_url:
         argv.append(f"--CourseDirectory.db_url={db_url}")
     if student:
@@ -220,12 +252,8 @@ def open_course(assignment: str, *, db_url: str | None, student: str | None, opt
     if bindir not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
     app = AutogradeApp()
+    app.log.addFilter(HEARD)
     app.initialize(argv)
-    # The terminal shows errors (or what --log-level asks for: traitlets sets its handler's level); the
-    # report gets the warnings.
-    app.log.setLevel(min(app.log.level, logging.WARNING))
-    if HEARD not in app.log.handlers:
-        app.log.addHandler(HEARD)
     course = cast(CourseDirectory, app.coursedir)
     course.assignment_id = assignment
     converter = BatchAutograde(coursedir=course, parent=app)

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import nbformat
 import psutil
-from nbgrader.preprocessors import Execute
 from traitlets.config import Config
 from traitlets.utils.importstring import import_item
 
@@ -25,15 +24,19 @@ from ..kernels import _nursery
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-class Snapshots(Execute):
-    """Saves the notebook after every cell: if the whole notebook is stopped, finished cells still count."""
+def _snapshots(snapshot: str) -> type:
+    """nbgrader's Execute, saving the notebook after every cell: a stopped notebook's reason names the cell
+    it stopped in. Made when a driver runs, so that importing this module (the grader's first step, to start
+    the forkserver) does not wait for nbgrader."""
+    from nbgrader.preprocessors import Execute
 
-    snapshot = ""
+    class Snapshots(Execute):
+        def on_cell_executed(self, **kwargs):
+            super().on_cell_executed(**kwargs)
+            nbformat.write(self.nb, snapshot + ".partial")
+            os.replace(snapshot + ".partial", snapshot)
 
-    def on_cell_executed(self, **kwargs):
-        super().on_cell_executed(**kwargs)
-        nbformat.write(self.nb, self.snapshot + ".partial")
-        os.replace(self.snapshot + ".partial", self.snapshot)
+    return Snapshots
 
 
 def kill_tree(pid: int) -> None:
@@ -100,8 +103,9 @@ def run(job: dict) -> None:
     connection = {"transport": "ipc", "connection_file": str(sockets / "kernel.json")}
     config = dict(job["config"])
     manager = import_item(config.pop("kernel_manager_class", "jupyter_client.manager.AsyncKernelManager"))
-    executor = Snapshots(config=Config({"Execute": config, "KernelManager": connection}), kernel_manager_class=manager)
-    executor.snapshot = job["snapshot"]
+    executor = _snapshots(job["snapshot"])(
+        config=Config({"Execute": config, "KernelManager": connection}), kernel_manager_class=manager
+    )
     nb, _ = executor.preprocess(nb, {"metadata": {"path": job["kernel_cwd"]}})
     partial = Path(job["result"]).with_suffix(".partial")
     nbformat.write(nb, partial)

@@ -67,34 +67,49 @@ def check_timestamp(folder: Path) -> None:
             ) from None
 
 
-# Not kept: a changed checksum (nbgrader restores locked cells, and every cell with hidden tests differs
-# from its released copy by design), and a missing notebook (the report's own note names it).
-_SAID_ELSEWHERE = ("Attribute 'checksum'", "No submitted file")
+# Not kept for the report: a missing notebook (the report's own note names it).
+_SAID_ELSEWHERE = ("No submitted file",)
 
 
-class Heard(logging.Handler):
-    """nbgrader's warnings about a submission (late, a missing grade cell, a cell not in the gradebook), kept
-    for the report rather than printed."""
+class Heard(logging.Filter):
+    """Every warning nbgrader gives, kept for the report: about a submission (late, a changed checksum, a
+    missing grade cell) under its student, the rest (its configuration) for the whole run.
+
+    A filter on nbgrader's logger, it also names in what the terminal shows the student being graded
+    (`student`), and says a configuration warning once rather than each time nbgrader reads its settings.
+    """
 
     def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
+        super().__init__()
+        self.student: str | None = None
+        self.general: list[str] = []
+        self.by_student: dict[str, list[str]] = {}
 
-    def emit(self, record: logging.LogRecord) -> None:
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING or getattr(record, "heard", False):
+            return True
         message = record.getMessage()
-        if record.levelno == logging.WARNING and not message.startswith(_SAID_ELSEWHERE):
-            self.messages.append(message.splitlines()[0][:200])
+        if self.student is None and message in self.general:
+            return False
+        record.heard, record.msg, record.args = True, message, ()
+        if self.student is not None:
+            record.msg = f"{self.student}: {message}"
+        # Errors are the report's reason for a failure, in its own words.
+        if record.levelno == logging.WARNING:
+            heard = self.general if self.student is None else self.by_student.setdefault(self.student, [])
+            heard.append(message)
+        return True
 
-    def take(self) -> list[str]:
-        """The warnings heard since the last call."""
-        taken, self.messages = self.messages, []
-        return taken
+    def take(self, student: str) -> list[str]:
+        """What nbgrader said of `student`'s submission so far, for the report: each warning's first line."""
+        said = self.by_student.pop(student, [])
+        return [m.splitlines()[0][:200] for m in said if not m.startswith(_SAID_ELSEWHERE)]
 
 
-def report_notes(folder: Path, prepared: list[tuple[str, str]], expected: list[str], warnings: list[str]) -> str:
+def report_notes(folder: Path, prepared: list[tuple[str, str]], expected: list[str]) -> str:
     """As one line: notebooks not handed in (to `folder`), what the sanitize step refused to run
-    (`RefuseTampering`, in the `prepared` notebooks), handed-in files that were not importable
-    (`shadowing`) and nbgrader's `warnings`."""
+    (`RefuseTampering`, in the `prepared` notebooks) and handed-in files that were not importable
+    (`shadowing`)."""
     # Imported here: importing plugins/ loads every plug-in, which a batch has by now (nbgrader_config.py).
     from ..plugins._tampering import shadowing
 
@@ -110,4 +125,4 @@ def report_notes(folder: Path, prepared: list[tuple[str, str]], expected: list[s
         said.insert(0, f"missing notebook {', '.join(missing)} (no points for it)")
     if shadows := shadowing(folder):
         said.append(f"not importable while grading (named like an installed module): {', '.join(shadows)}")
-    return "; ".join(said + [f"nbgrader: {warning}" for warning in warnings])
+    return "; ".join(said)

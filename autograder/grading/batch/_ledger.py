@@ -23,12 +23,15 @@ class Outcome:
     student: str
     status: str  # "graded", "failed" (could not be graded) or "missing" (no notebook handed in)
     reason: str
-    score: float
+    score: float  # as `nbgrader export` gives it: the raw score less the late penalty, never below 0
     max_score: float
-    problems: dict[str, list[float]] = field(default_factory=dict)  # grade_id -> [score, max]
+    # grade_id -> [score, max]; a score of None: the cell waits for a manual grade
+    problems: dict[str, list[float | None]] = field(default_factory=dict)
     seconds: float = 0.0
     fingerprint: str = ""
     seed: int | None = None  # of its hidden inputs (`references/_seed.py`); None where the assignment has none
+    raw_score: float = 0.0  # before the late penalty
+    penalty: float = 0.0  # nbgrader's late_submission_penalty (LateSubmissionPlugin, or the course's plugin)
 
 
 def fingerprint(folder: Path) -> str:

@@ -10,6 +10,8 @@ neither loses nor duplicates a grade.
 
 from __future__ import annotations
 
+import glob
+import importlib
 import logging
 import os
 import signal
@@ -23,7 +25,7 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..references._seed import GradingSeed, for_grading, remember
-from ._convert import HEARD, BatchAutograde, Submission, open_course, stopped_notebook
+from ._convert import HEARD, BatchAutograde, PartlyPrepared, Submission, open_course, read_scores
 from ._failures import brought_down_twice, failure_reason, report_notes
 from ._ledger import Ledger, Outcome, fingerprint
 from ._runner import THREAD_LIMITS, Execution, stop_forkserver
@@ -46,10 +48,25 @@ class GradingRun:
     interrupted: bool = False
     seed: GradingSeed | None = None  # where hidden inputs came from; None: the assignment has none
     db_url: str | None = None  # the gradebook's, once the course is open
+    course_id: str = ""
+    warnings: list[str] = field(default_factory=list)  # nbgrader's about its configuration, not a submission
 
     @property
     def ledger(self) -> Ledger:
         return Ledger(self.folder)
+
+    def current(self) -> list[Outcome]:
+        """Every submission graded so far, this run and earlier ones, with its scores as the gradebook holds
+        them now (manual grades given since, a late penalty changed)."""
+        outcomes = self.ledger.outcomes()
+        if self.db_url is None:
+            return outcomes
+        for o in outcomes:
+            if o.status != "missing":
+                now = read_scores(self.db_url, self.course_id, self.assignment, o.student)
+                o.score, o.max_score, o.problems = now.score, now.max_score, now.problems
+                o.raw_score, o.penalty = now.raw_score, now.penalty
+        return outcomes
 
 
 def _interrupt(*_) -> None:
@@ -76,35 +93,37 @@ def _record(
     seconds: float,
     notes: str = "",
 ) -> None:
-    """Finish a submission in the gradebook (or give it zero) and write its ledger entry."""
+    """Finish a submission in the gradebook, or fail it as nbgrader does; then write its ledger entry."""
     student = submission.student
     try:
-        if results is None:
-            converter.discard(student)
-        else:
-            for path, execution in results:
-                executed = execution.notebook
-                if executed is None:
-                    ran = execution.partial or Path(path).read_text()
-                    executed = stopped_notebook(ran, execution.failure or "stopped")
-                converter.finish(path, executed)
+        # Each notebook up to the first that could not be run counts, as under nbgrader, which stops there.
+        for path, execution in results or []:
+            if execution.notebook is None:
+                break
+            converter.finish(student, path, execution.notebook)
+        if not reason and results is not None:
             converter.close(student)
     except Exception as error:  # e.g. tampered nbgrader metadata that CheckCellMetadata rejects
         reason = reason or failure_reason(error)
-        converter.discard(student)
-    score, max_score, problems = converter.scores(student)
+    if reason:
+        converter.fail(submission)
+    HEARD.student = None
+    course = converter.course
+    scores = read_scores(course.db_url, course.course_id, course.assignment_id, student)
     # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
-    note = "; ".join(filter(None, [reason, notes]))
+    note = "; ".join(filter(None, [reason, notes, *[f"nbgrader: {said}" for said in HEARD.take(student)]]))
     outcome = Outcome(
         student,
         "failed" if reason else "graded",
         note,
-        score,
-        max_score,
-        problems,
+        scores.score,
+        scores.max_score,
+        scores.problems,
         round(seconds, 2),
         submission.fingerprint,
         run.seed.seed if run.seed else None,
+        scores.raw_score,
+        scores.penalty,
     )
     run.ledger.record(outcome)
     run.outcomes.append(outcome)
@@ -136,27 +155,31 @@ def _grade_all(
     progress = _progress(run)
     task = progress.add_task("grade", total=len(todo), rate="")
     started, waiting = time.monotonic(), list(todo)
-    running: dict[Future, tuple[Submission, str]] = {}
+    running: dict[Future, tuple[Submission, str, str]] = {}
     pool = ThreadPoolExecutor(max_workers=slots)
     try:
         with progress:
             while waiting or running:
                 while waiting and len(running) < slots + 1:
                     submission = waiting.pop(0)
-                    HEARD.take()  # what earlier submissions' grading said
+                    unreadable = ""
                     try:
                         prepared = converter.prepare(submission)
-                    except Exception as error:  # a malformed notebook: recorded, the batch goes on
-                        _record(run, converter, submission, failure_reason(error), None, 0.0)
+                    except PartlyPrepared as partly:  # a malformed notebook: the ones before it are graded
+                        prepared, unreadable = partly.sanitized, failure_reason(partly.__cause__ or partly)
+                    except Exception as error:  # recorded, and the batch goes on
+                        prepared, unreadable = [], failure_reason(error)
+                    if not prepared:
+                        _record(run, converter, submission, unreadable, None, 0.0)
                         progress.advance(task)
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
                     env = {**os.environ, **(run.seed.verifier_environment() if run.seed else {})}
                     future = pool.submit(execute_all, runner, config, prepared, run.assignment, env)
-                    running[future] = (submission, report_notes(submission.folder, prepared, expected, HEARD.take()))
+                    running[future] = (submission, unreadable, report_notes(submission.folder, prepared, expected))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
-                    submission, notes = running.pop(future)
+                    submission, unreadable, notes = running.pop(future)
                     results = future.result()
                     # Running time only, not the time spent queued behind other submissions.
                     seconds = sum(execution.seconds for _, execution in results)
@@ -166,7 +189,7 @@ def _grade_all(
                             continue
                         _record(run, converter, submission, reason, None, seconds, notes)
                     else:
-                        reason = next((e.failure for _, e in results if e.failure), None) or ""
+                        reason = next((e.failure for _, e in results if e.failure), None) or unreadable
                         _record(run, converter, submission, reason, results, seconds, notes)
                     per_minute = 60 * len(run.outcomes) / max(time.monotonic() - started, 1e-9)
                     progress.update(task, advance=1, rate=f"{per_minute:.1f}/min")
@@ -239,10 +262,14 @@ def grade(
         if scheduler:
             client, runner, slots = on_cluster(scheduler, run.workers, limits)
         else:
-            runner, slots = on_this_machine(run.workers, limits, stop)
+            # One student by name: one notebook, so no kernel libraries for a forkserver to share.
+            alone = student is not None and not glob.has_magic(student)
+            if alone:  # the report's libraries, imported while the notebook runs rather than after it
+                threading.Thread(target=importlib.import_module, args=("matplotlib.pyplot",), daemon=True).start()
+            runner, slots = on_this_machine(run.workers, limits, stop, alone)
         converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
         course = converter.course
-        run.db_url = course.db_url
+        run.db_url, run.course_id = course.db_url, course.course_id
         run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say(), THREAD_LIMITS)
         if run.seed:  # sent with every notebook from now on (the runners read `limits` at each call)
             limits.update(run.seed.for_each_notebook(assignment), protected=run.seed.kept_from_kernels(root))
@@ -254,6 +281,7 @@ def grade(
     finally:
         signal.signal(signal.SIGTERM, previous)
         stop_forkserver()
+        run.warnings = [said.splitlines()[0][:300] for said in HEARD.general]
         if client is not None:
             client.close()
         os.chdir(here)

@@ -52,7 +52,8 @@ GRADED_BY = "JAXCOURSE_GRADED_BY"
 _forkserver = multiprocessing.get_context("forkserver")
 # The kernels' libraries too: each driver forks its kernel's nursery from what the forkserver imported.
 # First, what makes it hear only the grader (`_parent_only.py`), imported there and not here.
-_forkserver.set_forkserver_preload([f"{__package__}._parent_only", _driver.__name__, *PRELOAD])
+_DRIVER_PRELOAD = [f"{__package__}._parent_only", _driver.__name__, "nbgrader.preprocessors"]
+_forkserver.set_forkserver_preload([*_DRIVER_PRELOAD, *PRELOAD])
 # Held while a driver starts and while one's exit status is read: `Process.start()` polls every running
 # child, and two threads reading one child's status pipe at once leave one of them an EOF, which
 # multiprocessing reports as exit code 255 (a correctly run notebook recorded as crashed).
@@ -61,20 +62,24 @@ _starting = threading.Lock()
 
 @dataclass
 class Execution:
-    """What a worker sends back: `notebook` (JSON text) when it ran, else `failure` says why
-    and `partial` holds the notebook as it was after the last cell that finished. `lost`: the process
-    grading it was killed while it ran, by no limit of the grader's (the submission's code, or the system)."""
+    """What a worker sends back: `notebook` (JSON text) when it ran, else `failure` says why. `lost`: the
+    process grading it was killed while it ran, by no limit of the grader's (the submission's code, or the system)."""
 
     notebook: str | None
     failure: str | None
-    partial: str | None
     seconds: float
     lost: bool = False
 
 
-def start_forkserver() -> None:
+def start_forkserver(alone: bool = False) -> None:
     """Start the forkserver now, so that it imports nbformat, nbgrader and the kernels' libraries while
-    the grader starts up too; with the kernels' thread limits, which those libraries read on import."""
+    the grader starts up too; with the kernels' thread limits, which those libraries read on import.
+
+    For one submission graded `alone` (`--student NAME`), not the kernels' libraries: nothing would share
+    them, and its driver starts the kernel's nursery as nbgrader's Execute step would (`_nursery.prepare`).
+    """
+    if alone:
+        _forkserver.set_forkserver_preload(_DRIVER_PRELOAD)
     with environment_with(THREAD_LIMITS):
         multiprocessing.forkserver.ensure_running()
 
@@ -215,9 +220,7 @@ def execute_submission(
             failure += f", in cell {_running_cell(work)}"
         failure = failure or _failure(child.exitcode, work, float(execute_config.get("timeout") or 0))
         executed = (work / "executed.ipynb").read_text() if failure is None else None
-        snapshot = work / "snapshot.ipynb"
-        partial = snapshot.read_text() if failure and snapshot.is_file() else None
-    return Execution(executed, failure, partial, time.monotonic() - start, lost)
+    return Execution(executed, failure, time.monotonic() - start, lost)
 
 
 def _empty(folder: Path) -> str:

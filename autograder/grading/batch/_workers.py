@@ -22,14 +22,15 @@ from ._runner import SCRATCH, WORKER_ENVIRONMENT, Execution, execute_submission,
 Runner = Callable[[str, dict, str], Execution]
 
 
-def on_this_machine(workers: int, limits: dict, stop: threading.Event) -> tuple[Runner, int]:
-    """A runner for this machine, and how many notebooks run at once: each kernel on a core of its own."""
+def on_this_machine(workers: int, limits: dict, stop: threading.Event, alone: bool = False) -> tuple[Runner, int]:
+    """A runner for this machine, and how many notebooks run at once: each kernel on a core of its own.
+    One submission graded `alone` needs no kernel libraries in the forkserver (`start_forkserver`)."""
     cores = sorted(os.sched_getaffinity(0))
     slots = workers or len(cores)
     free: queue.Queue[int] = queue.Queue()
     for slot in range(slots):
         free.put(cores[slot % len(cores)])
-    start_forkserver()
+    start_forkserver(alone)
     remove_what_killed_graders_left()
 
     def here(notebook: str, config: dict, folder: str) -> Execution:
@@ -73,7 +74,7 @@ def on_cluster(scheduler: str, workers: int, limits: dict):
             return future.result()
         except KilledWorker as error:  # the worker died running it, as many times as Dask tries a task
             lost = f"lost: the process grading it was killed with its Dask worker ({error})"
-            return Execution(None, lost, None, 0.0, lost=True)
+            return Execution(None, lost, 0.0, lost=True)
 
     return client, remote, slots
 
@@ -84,12 +85,14 @@ def execute_all(
     """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does), and verify
     their answers here, in this worker's thread, rather than one notebook at a time when they are recorded."""
     if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
-        return [(path, Execution(text, None, None, 0.0)) for path, text in prepared]
+        return [(path, Execution(text, None, 0.0)) for path, text in prepared]
     done = []
     for path, text in prepared:
         with verifier_for(assignment, env) as verifier:  # started now, in the background
             execution = runner(text, config, str(Path(path).parent.resolve()))
-            if verifier is not None and (executed := execution.notebook or execution.partial):
+            if verifier is not None and (executed := execution.notebook):
                 verify_ahead(verifier, executed, env)
         done.append((path, execution))
+        if execution.failure:  # nbgrader goes no further in a submission that failed
+            break
     return done

@@ -18,14 +18,29 @@ from ._items import WEAK_DISCRIMINATION, ItemAnalysis, analyse
 _TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent), autoescape=True)
 
 
+# In report.csv, a cell that waits for its manual grade: not a zero (nbgrader's formgrader lists it to grade).
+MANUAL = "needs manual grade"
+
+
+def _graded(outcomes: list[Outcome], problem: str) -> list[tuple[float, float]]:
+    """`(score, max)` of `problem` in each submission that has it graded (not waiting for a manual grade)."""
+    marks = (o.problems.get(problem) for o in outcomes)
+    return [(float(m[0]), float(m[1] or 0)) for m in marks if m is not None and m[0] is not None]
+
+
 def pass_rate(outcomes: list[Outcome], problem: str) -> float:
-    marks = [o.problems[problem] for o in outcomes if problem in o.problems]
+    marks = _graded(outcomes, problem)
     return sum(s >= m for s, m in marks) / len(marks) if marks else 0.0
 
 
 def mean_score(outcomes: list[Outcome], problem: str) -> float:
-    marks = [o.problems[problem][0] for o in outcomes if problem in o.problems]
-    return sum(marks) / len(marks) if marks else 0.0
+    marks = _graded(outcomes, problem)
+    return sum(s for s, _ in marks) / len(marks) if marks else 0.0
+
+
+def _cell(outcome: Outcome, problem: str) -> object:
+    found = outcome.problems.get(problem)
+    return 0 if found is None else MANUAL if found[0] is None else found[0]
 
 
 def _figure(figsize: tuple[float, float]):
@@ -131,25 +146,18 @@ def write_items_page(analysis: ItemAnalysis, folder: Path) -> Path:
 
 def write_report(run: GradingRun) -> tuple[Path, Path]:
     """`report.csv` (one row per submission) and `report.html` (pass rates, histogram, failures, item analysis)."""
-    outcomes = run.ledger.outcomes()
+    outcomes = run.current()
     problems = sorted({name for o in outcomes for name in o.problems})
     csv_path, html_path = run.folder / "report.csv", run.folder / "report.html"
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["student", "status", "reason", "score", "max_score", "seconds", "seed", *problems])
+    # score, raw_score and late_submission_penalty as `nbgrader export` writes them.
+    header = ["student", "status", "reason", "score", "max_score", "raw_score", "late_submission_penalty"]
+    writer.writerow([*header, "seconds", "seed", *problems])
     for o in outcomes:
-        writer.writerow(
-            [
-                o.student,
-                o.status,
-                o.reason,
-                o.score,
-                o.max_score,
-                o.seconds,
-                "" if o.seed is None else o.seed,
-                *[o.problems.get(p, [0, 0])[0] for p in problems],
-            ]
-        )
+        seed = "" if o.seed is None else o.seed
+        row = [o.student, o.status, o.reason, o.score, o.max_score, o.raw_score, o.penalty, o.seconds, seed]
+        writer.writerow([*row, *[_cell(o, p) for p in problems]])
     write_atomically(csv_path, buffer.getvalue())
     page = _TEMPLATES.get_template("report.html.jinja").render(
         assignment=run.assignment,
@@ -158,6 +166,8 @@ def write_report(run: GradingRun) -> tuple[Path, Path]:
         histogram=_histogram(outcomes, f"{run.assignment}: {len(outcomes)} submissions"),
         problems=[dict(name=p, pass_rate=pass_rate(outcomes, p), mean=mean_score(outcomes, p)) for p in problems],
         failures=[o for o in outcomes if o.status != "graded"],
+        warnings=run.warnings,
+        noted=[o for o in outcomes if o.status == "graded" and o.reason],
         seeds=_seeds(run, outcomes),
         items=write_items(analyse(run.folder.parents[1], run.assignment, run.db_url), run.folder) if outcomes else "",
     )
@@ -176,7 +186,7 @@ def _seeds(run: GradingRun, outcomes: list[Outcome]) -> str:
 
 def summary_table(run: GradingRun) -> Table:
     """What this run did, and the mean score of each problem over every submission graded so far."""
-    outcomes = run.ledger.outcomes()
+    outcomes = run.current()
     table = Table(title=f"{run.assignment}: {len(outcomes)} submissions graded in all")
     table.add_column("")
     table.add_column("")
@@ -191,6 +201,8 @@ def summary_table(run: GradingRun) -> Table:
             reasons[key] = reasons.get(key, 0) + 1
     for reason, count in sorted(reasons.items()):
         table.add_row(reason, str(count))
+    if waiting := sum(any(m[0] is None for m in o.problems.values()) for o in outcomes if o.status == "graded"):
+        table.add_row("waiting for a manual grade", str(waiting))
     for problem in sorted({name for o in outcomes for name in o.problems}):
         table.add_row(f"mean score: {problem}", f"{mean_score(outcomes, problem):.2f}")
     return table

@@ -1,0 +1,135 @@
+"""`jax-course grade` is a drop-in for `nbgrader autograde` on courses shaped like real ones (tests/courses.py).
+
+Each course is built and released once with nbgrader, copied, and graded by both commands with the same
+arguments; the two copies must then hold the same gradebook (every submission, grade, comment and late
+penalty), the same files in the autograded folder (notebooks compared cell by cell: source, and whether a
+test failed) and the commands must exit alike. Nothing is expected of either beyond agreeing with the other:
+tests/grading/test_conformance.py holds both to what nbgrader's own tests assert.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import nbformat
+import pytest
+from courses import COURSES, DUE, Course
+
+from support import VENV_BIN, run
+
+pytestmark = pytest.mark.grading
+
+COMMANDS = {"stock": [str(VENV_BIN / "nbgrader"), "autograde"], "ours": [str(VENV_BIN / "jax-course"), "grade"]}
+
+
+def _configure(course: Course, root: Path) -> None:
+    (root / "nbgrader_config.py").write_text(course.config.replace("{root}", str(root)))
+
+
+def _build(course: Course, root: Path) -> None:
+    from nbgrader.api import Gradebook
+
+    _configure(course, root)
+    for name, text in course.files.items():
+        path = root / course.folders["source"] / course.assignment / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    with Gradebook(f"sqlite:///{root / course.db}", course.course_id) as gb:
+        gb.update_or_create_assignment(course.assignment, duedate=DUE)
+    run(str(VENV_BIN / "nbgrader"), "generate_assignment", course.assignment, cwd=root)
+    released = root / course.folders["release"] / course.assignment
+    for student, files in course.students.items():
+        folder = root / course.folders["submitted"] / student / course.assignment
+        folder.mkdir(parents=True)
+        for name, made in files.items():
+            text = made if isinstance(made, str) else made((released / name).read_text())
+            (folder / name).write_text(text)
+
+
+def _grade(course: Course, root: Path, grader: str) -> tuple[int, str]:
+    command = [*COMMANDS[grader], course.assignment]
+    where = root
+    if course.elsewhere:  # as on a hub: from the instructor's home, the course named on the command line
+        command.append(f"--course-dir={root}")
+        where = root.parent
+    done = subprocess.run(command, cwd=where, capture_output=True, text=True, timeout=900)
+    return done.returncode, done.stdout + done.stderr
+
+
+def _gradebook(course: Course, root: Path) -> dict:
+    """Everything nbgrader's gradebook says of each submission of the assignment."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    found: dict = {}
+    with Gradebook(f"sqlite:///{root / course.db}", course.course_id) as gb:
+        for student in sorted(s.id for s in gb.students):
+            try:
+                submission = gb.find_submission(course.assignment, student)
+            except MissingEntry:
+                found[student] = "no submission"
+                continue
+            found[student] = {
+                "late": (submission.total_seconds_late, submission.late_submission_penalty),
+                "score": (submission.score, submission.max_score, submission.needs_manual_grade),
+                **{
+                    f"{nb.name}/{grade.name}": (grade.auto_score, grade.manual_score, grade.needs_manual_grade)
+                    for nb in submission.notebooks
+                    for grade in nb.grades
+                },
+                **{f"{nb.name}/{c.name} comment": c.comment for nb in submission.notebooks for c in nb.comments},
+            }
+    return found
+
+
+def _cells(path: Path) -> list[tuple[str, bool]]:
+    cells = nbformat.read(path, as_version=4).cells
+    return [(c.source, any(o.get("output_type") == "error" for o in c.get("outputs", []))) for c in cells]
+
+
+def _files(course: Course, root: Path) -> dict[str, object]:
+    """The autograded folder's files (empty folders aside): a notebook's cells, another file's text."""
+    folder = root / course.folders["autograded"]
+    files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+    return {str(p.relative_to(folder)): _cells(p) if p.suffix == ".ipynb" else p.read_bytes() for p in files}
+
+
+def _differences(name: str, stock: object, ours: object) -> list[str]:
+    if stock == ours:
+        return []
+    if isinstance(stock, dict) and isinstance(ours, dict):
+        keys = sorted(set(stock) | set(ours))
+        return [
+            f"{name}[{k}]: stock {stock.get(k)!r}, ours {ours.get(k)!r}" for k in keys if stock.get(k) != ours.get(k)
+        ]
+    return [f"{name}: stock {stock!r}, ours {ours!r}"]
+
+
+@pytest.mark.parametrize("course", COURSES, ids=[c.name for c in COURSES])
+def test_a_real_world_course_grades_the_same_under_both_commands(course, tmp_path):
+    base = tmp_path / "base"
+    base.mkdir()
+    _build(course, base)
+    roots = {}
+    for grader in COMMANDS:
+        roots[grader] = shutil.copytree(base, tmp_path / grader / course.name)
+        _configure(course, roots[grader])  # its own gradebook, where the config names one by absolute path
+    with ThreadPoolExecutor(2) as pool:
+        graded = {grader: pool.submit(_grade, course, roots[grader], grader) for grader in COMMANDS}
+        exits = {grader: future.result() for grader, future in graded.items()}
+    problems = _differences("exit status", exits["stock"][0], exits["ours"][0])
+    problems += _differences("gradebook", *(_gradebook(course, roots[g]) for g in COMMANDS))
+    problems += _differences("autograded", *(_files(course, roots[g]) for g in COMMANDS))
+    said = "\n".join(f"{g} said: {exits[g][1][-2000:]}" for g in COMMANDS)
+    assert not problems, "\n".join(problems) + "\n" + said
+    # The course's shapes were graded, not skipped: some tests passed, some failed, one submission failed.
+    assert exits["stock"][0] == 1 if course.name == "lab" else exits["stock"][0] == 0
+    assert any(v for v in _files(course, roots["ours"]).values() if isinstance(v, list))
+    # nbgrader's warning of an edited test reaches the instructor under both, and ours keeps it in the report.
+    for student, cell in course.edited_tests:
+        said = f"Attribute 'checksum' for cell {cell} has changed"
+        assert all(said in exits[g][1] for g in COMMANDS), said
+        report = (roots["ours"] / "grading" / course.assignment / "report.csv").read_text()
+        assert any(line.startswith(f"{student},") and said in line for line in report.splitlines()), report
