@@ -11,7 +11,7 @@ import numpy as np
 from ._backend import backend
 from ._diagnose import current_set
 from ._errors import CheckFailed
-from ._symptoms import dtype_symptom, shape_symptom, value_symptom
+from ._symptoms import dtype_symptom, shape_symptom, value_symptom, x64_twins
 from ._thresholds import tolerance
 
 
@@ -112,8 +112,12 @@ def input_rounding(magnitude: float, dtype: Any) -> float:
 
 
 def _compare_leaves(
-    what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude=0.0, hint=None, reveal=True
+    what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude=0.0, hint=None, reveal=True,
+    exact_dtype=False,
 ) -> None:
+    """Each leaf's shape, dtype and values. The 32- and 64-bit widths of one dtype differ only where jax_enable_x64 is
+    on (a global setting, or a `with` block): unless `exact_dtype` (the dtype is the problem's point), such leaves
+    are compared by value, at the 32-bit width's tolerance, which the wider one cannot loosen."""
     for path, got, want, kind in zip(paths, act_leaves, exp_leaves, kinds, strict=True):
         name = _where(what, path)
         try:
@@ -135,7 +139,11 @@ def _compare_leaves(
                 hint=mistake.hint if mistake else _SHAPE_HINT,
                 section=mistake.section(current_set(section=section)) if mistake else section,
             )
-        if kind == "array" and got_np.dtype != want_np.dtype:
+        narrow = x64_twins(got, want, got_np.dtype, want_np.dtype) if kind == "array" else None
+        if narrow is not None and not exact_dtype:
+            if _is_float(narrow):
+                want_np = want_np.astype(narrow)  # its tolerance, and the rounding its inputs carry
+        elif kind == "array" and got_np.dtype != want_np.dtype:
             mistake = dtype_symptom(got, got_np.dtype, want_np.dtype)
             raise CheckFailed(
                 f"{name} has dtype {got_np.dtype}, expected {want_np.dtype}"

@@ -150,7 +150,9 @@ def _check(problem: Problem, call: Call, handed: Program, inputs: tuple) -> None
     actual = program(*inputs)
     if call.reference is not None:
         scale = inputs if call.inputs_scale else None
-        check_reference(actual, call.reference, what=call.what, inputs=scale, section=section)
+        check_reference(
+            actual, call.reference, what=call.what, inputs=scale, section=section, exact_dtype=problem.exact_dtype
+        )
     if call.within is not None:
         value, standard_error = call.within
         check_within_sigmas(actual, value, standard_error, what=call.what, hint=problem.hint, section=section)
