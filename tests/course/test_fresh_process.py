@@ -28,7 +28,7 @@ import bypass
 import nbformat
 import pytest
 
-from packing import cell_grade_id, cells_reading_changed_names, is_test_cell, names_of
+from packing import affected_by, cell_grade_id, is_test_cell, names_of
 from support import ASSIGNMENTS, ROOT, solution_sources
 from variants import VARIANTS
 
@@ -48,7 +48,7 @@ def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:
     for test in every_test:
         yield "reference", reference, test, True
     for name, variant in VARIANTS[assignment].items():
-        touched = cells_reading_changed_names(assignment, variant["answers"])
+        touched = affected_by(assignment, variant)
         for test in [t for t in every_test if t in touched]:
             in_the_kernel = variant["loses"] - variant.get("lost_in_the_verifier", set())
             yield name, {**reference, **variant["answers"]}, test, test not in in_the_kernel

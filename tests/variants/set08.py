@@ -166,6 +166,21 @@ VARIANTS = {
         "loses": {"test_dp_grad", "test_dp_grad_structure"},
         "says": ["summed over the devices", "jax.lax.pmean"],
     },
+    # The older parallel API: jax.pmap over the mesh's devices, pmean over pmap's own axis. The values are right,
+    # so only the structure point (a collective over the mesh's axis, in jax.shard_map) is lost, named as pmap.
+    "dp_grad_pmap": {
+        "answers": {
+            "dp": "def dp_grad(w, X, y, mesh):\n"
+            "    n = mesh.devices.size\n"
+            "    local = lambda w, X, y: jax.lax.pmean(jax.grad(loss)(w, X, y), 'batch')\n"
+            "    grads = jax.pmap(local, axis_name='batch', in_axes=(None, 0, 0), devices=list(mesh.devices.flat))(\n"
+            "        w, X.reshape(n, -1, X.shape[1]), y.reshape(n, -1)\n"
+            "    )\n"
+            "    return grads[0]\n",
+        },
+        "loses": {"test_dp_grad_structure"},
+        "says": ["written with jax.pmap, the older interface", "jax.shard_map over the mesh"],
+    },
     # Bypass: the single-device gradient, right values with no data parallelism.
     "dp_grad_single_device": {
         "answers": {"dp": "def dp_grad(w, X, y, mesh):\n    return jax.grad(loss)(w, X, y)\n"},
