@@ -11,7 +11,8 @@ import numpy as np
 from ._backend import backend
 from ._diagnose import current_set
 from ._errors import CheckFailed
-from ._symptoms import dtype_symptom, shape_symptom, value_symptom, x64_twins
+from ._mistakes import SYMPTOMS
+from ._symptoms import narrowed, dtype_symptom, shape_symptom, value_symptom, x64_twins
 from ._thresholds import tolerance
 
 
@@ -154,7 +155,29 @@ def _compare_leaves(
                 else "01#Dtypes and the float32 default",
             )
         carried = input_rounding(magnitude, want_np.dtype)
-        _check_values(name, got_np, want_np, rtol, atol, section, carried, hint, reveal)
+        try:
+            _check_values(name, got_np, want_np, rtol, atol, section, carried, hint, reveal)
+        except CheckFailed as failure:
+            if narrow is None and not (jax.config.jax_enable_x64 and narrowed(got_np.dtype)):
+                raise
+            raise _x64_failure(failure, section) from None
+
+
+# What a value that differs says when jax_enable_x64 made one side 64-bit: the setting may be the cause.
+_X64_VALUES = (
+    " One side is 64-bit because jax_enable_x64 is on "
+    "(jax.config.update('jax_enable_x64', True) in a cell, or a `with jax.enable_x64(True)` block): in 64 bits "
+    "random draws (jax.random samples by dtype) and rounding differ from the 32-bit ones the course's results use."
+)
+
+
+def _x64_failure(failure: CheckFailed, section: str | None) -> CheckFailed:
+    mistake = SYMPTOMS["x64"]
+    return CheckFailed(
+        failure.problem + _X64_VALUES,
+        hint=mistake.hint + (f" If the values still differ with it off: {failure.hint}" if failure.hint else ""),
+        section=mistake.section(current_set(section=section)),
+    )
 
 
 _SHAPE_HINT = "check which axis you reduce over and whether you need keepdims=True or broadcasting."

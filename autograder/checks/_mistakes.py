@@ -212,6 +212,16 @@ MISTAKES = (
         symptom="batch",
     ),
     Mistake(
+        "A name JAX has removed",
+        "the code uses an older name JAX 0.12 no longer has: jax.tree_map and its relatives (jax.tree_leaves, "
+        "jax.tree_flatten, ...), jax.xla_computation, or jax.experimental.maps' xmap.",
+        "use what the lectures teach instead: the jax.tree module (jax.tree.map, jax.tree.leaves, jax.tree.flatten), "
+        "jax.jit(f).lower(x) to see a program, jax.shard_map over a mesh for xmap.",
+        {"02": "Functional state updates", "10": "Mapping over trees"},
+        "AttributeError: module 'jax' has no attribute 'tree_map'",
+        says=r"module 'jax' has no attribute '(tree_\w+|xla_computation)'|No module named 'jax\.experimental\.maps'",
+    ),
+    Mistake(
         "float64 with jax_enable_x64 on",
         "it is a 64-bit jax.Array because jax_enable_x64 is on (jax.config.update('jax_enable_x64', True) in a cell, "
         "or a `with jax.enable_x64(True)` block): with it, a Python float, jnp.arange or a float64 input makes 64-bit "

@@ -29,12 +29,13 @@ def x64_twins(got_leaf: Any, want_leaf: Any, got: np.dtype, want: np.dtype) -> n
     import jax
 
     for wide, narrow, leaf in ((got, want, got_leaf), (want, got, want_leaf)):
-        if _narrowed(wide) == str(np.dtype(narrow)) and isinstance(leaf, jax.Array):
+        if narrowed(wide) == str(np.dtype(narrow)) and isinstance(leaf, jax.Array):
             return np.dtype(narrow)
     return None
 
 
-def _narrowed(dtype: np.dtype) -> str:
+def narrowed(dtype: np.dtype) -> str:
+    """The 32-bit twin's name of a 64-bit dtype, else empty."""
     # A name, not a dtype: NumPy reads `None == dtype` as `dtype("float64") == dtype`.
     return str(X64_TWINS.get(np.dtype(dtype), ""))
 
@@ -43,7 +44,7 @@ def dtype_symptom(leaf: Any, got: np.dtype, want: np.dtype) -> Mistake | None:
     """64-bit where 32-bit is expected: NumPy did the work (float64), or jax_enable_x64 is on."""
     import jax
 
-    if isinstance(leaf, jax.Array) and _narrowed(got) == str(want):
+    if isinstance(leaf, jax.Array) and narrowed(got) == str(want):
         return SYMPTOMS["x64"]
     if got != np.float64 or want != np.float32:
         return None

@@ -80,6 +80,16 @@ VARIANTS = {
         "says": ["stopped a level short of its leaves", "jax.tree.map"],
         "bypass": "an update of a pytree of any depth",
     },
+    # The older name, removed from JAX: it cannot run, so the problem it is used in is lost, and only that one,
+    # with a message naming the old name and the jax.tree module the lecture teaches.
+    "sgd_removed_tree_map": {
+        "answers": {
+            "sgd_update": "def sgd_update(params, grads, lr):\n"
+            "    return jax.tree_map(lambda p, g: p - lr * g, params, grads)\n",
+        },
+        "loses": {"test_sgd_update", "test_sgd_pure"},
+        "says": ["has no attribute 'tree_map'", "jax.tree.map"],
+    },
     # Bypass: the caller's params change under it (the right result, updated in place).
     "sgd_mutates_input": {
         "answers": {
