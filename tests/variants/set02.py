@@ -199,4 +199,20 @@ VARIANTS = {
         "says": ["cannot be traced by JAX", "Python if"],
         "bypass": "one .at[].add over all bins, strays dropped by its options",
     },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "scatter_add": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                "def scatter_add(x, idx, values):\n"
+                "    return x.at[idx].add(values)\n"
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
+    },
 }

@@ -237,4 +237,20 @@ VARIANTS = {
         },
         "loses": set(),
     },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "grads": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                "def grads_xy(f, x, y):\n"
+                "    return jax.grad(f, argnums=(0, 1))(x, y)\n"
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
+    },
 }

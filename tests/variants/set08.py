@@ -241,4 +241,25 @@ VARIANTS = {
         "loses": {"test_dp_grad", "test_dp_grad_structure"},
         "says": ["summed over the devices", "jax.lax.pmean"],
     },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "pmap": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                "def center_piece(piece):\n"
+                '    return piece - jax.lax.pmean(jnp.mean(piece), "devices")\n'
+                "\n"
+                "\n"
+                "def center_pmap(x):\n"
+                "    pieces = x.reshape(jax.device_count(), -1)\n"
+                '    return jax.pmap(center_piece, axis_name="devices")(pieces).reshape(x.shape)\n'
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
+    },
 }
