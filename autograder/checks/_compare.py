@@ -12,7 +12,7 @@ from ._backend import backend
 from ._diagnose import current_set
 from ._errors import CheckFailed
 from ._mistakes import SYMPTOMS
-from ._symptoms import narrowed, dtype_symptom, shape_symptom, value_symptom, x64_twins
+from ._symptoms import dtype_symptom, narrowed, shape_symptom, value_symptom, x64_twins
 from ._thresholds import tolerance
 
 
@@ -113,7 +113,17 @@ def input_rounding(magnitude: float, dtype: Any) -> float:
 
 
 def _compare_leaves(
-    what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude=0.0, hint=None, reveal=True,
+    what,
+    paths,
+    act_leaves,
+    exp_leaves,
+    kinds,
+    rtol,
+    atol,
+    section,
+    magnitude=0.0,
+    hint=None,
+    reveal=True,
     exact_dtype=False,
 ) -> None:
     """Each leaf's shape, dtype and values. The 32- and 64-bit widths of one dtype differ only where jax_enable_x64 is

@@ -12,7 +12,6 @@ from ._errors import CheckFailed, name_of
 from ._structure import _walk, trace
 from ._works import Works, confirm, confirm_call
 
-
 # Where JAX 0.12 defines `jax.pmap`: an operation it staged has this file among its traceback's frames.
 _PMAP_SOURCE = "jax/_src/pmap.py"
 

@@ -227,7 +227,8 @@ MISTAKES = (
         "or a `with jax.enable_x64(True)` block): with it, a Python float, jnp.arange or a float64 input makes 64-bit "
         "arrays, and this problem asks for JAX's 32-bit default.",
         "leave jax_enable_x64 off (delete the cell that turns it on and restart the kernel), or give the dtype "
-        "yourself: x.astype(jnp.float32), jnp.asarray(value, dtype=x.dtype), jax.random.normal(key, shape, jnp.float32).",
+        "yourself: x.astype(jnp.float32), jnp.asarray(value, dtype=x.dtype), "
+        "jax.random.normal(key, shape, jnp.float32).",
         {"01": "Dtypes and the float32 default"},
         "has dtype float64, expected float32 (a jax.Array)",
         symptom="x64",

@@ -130,7 +130,8 @@ def test_a_program_made_for_other_inputs_is_refused():
 def test_jax_enable_x64_in_the_kernel_costs_only_the_problem_whose_point_is_the_dtype():
     """With x64 on, the hand-over still exports at the calls' float32 and int32 inputs; results in float64 with
     the right values keep their points, but standardize, which must return float32, loses its, naming x64."""
-    uncast = "def standardize(x):\n    x = jnp.asarray(x, dtype=float)\n    return (x - x.mean(axis=0)) / x.std(axis=0)\n"
+    uncast = "def standardize(x):\n    x = jnp.asarray(x, dtype=float)\n"  # float: float64 with x64 on
+    uncast += "    return (x - x.mean(axis=0)) / x.std(axis=0)\n"
     wide = "def softmax(x):\n    e = jnp.exp(x.astype(jnp.float64) - x.max(axis=-1, keepdims=True))\n"
     wide += "    return e / e.sum(axis=-1, keepdims=True)\n"
     with jax.enable_x64(True):
