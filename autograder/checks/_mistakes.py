@@ -212,6 +212,25 @@ MISTAKES = (
         symptom="batch",
     ),
     Mistake(
+        "jax_numpy_rank_promotion set to raise",
+        "the notebook set jax_numpy_rank_promotion to 'raise' (a global setting), so JAX refuses to broadcast arrays "
+        "of different ranks, which the course's answers and tests do.",
+        "delete the jax.config.update('jax_numpy_rank_promotion', 'raise') cell and restart the kernel, or make "
+        "the ranks equal yourself: x[:, None], jnp.expand_dims.",
+        {"01": "Broadcasting instead of Python loops"},
+        "ValueError: Operands could not be broadcast together ... with the config option jax_numpy_rank_promotion",
+        says=r"jax_numpy_rank_promotion='raise'",
+    ),
+    Mistake(
+        "jax_debug_nans left on",
+        "jax_debug_nans is on (a global debugging setting), so JAX stops at the first operation that makes a NaN.",
+        "if the NaN is a real bug, the traceback above shows where it starts; once found, switch the setting off "
+        "(jax.config.update('jax_debug_nans', False)) so the notebook runs as it will be graded.",
+        {"13": "Finding a NaN: jax_debug_nans"},
+        "FloatingPointError: invalid value (nan) encountered in log",
+        says=r"invalid value \(nan\) encountered in",
+    ),
+    Mistake(
         "A name JAX has removed",
         "the code uses an older name JAX 0.12 no longer has: jax.tree_map and its relatives (jax.tree_leaves, "
         "jax.tree_flatten, ...), jax.xla_computation, or jax.experimental.maps' xmap.",

@@ -33,6 +33,16 @@ def _reuse():
         jax.random.normal(key)
 
 
+def _ranks():
+    with jax.numpy_rank_promotion("raise"):
+        return jnp.ones((3, 1)) + X
+
+
+def _nans():
+    with jax.debug_nans(True):
+        return jnp.log(-X)
+
+
 # Each classic mistake, made; the words its diagnosis must say.
 MADE = {
     "in place": (_assign, "x.at[i].set"),
@@ -56,6 +66,9 @@ MADE = {
     "broadcast": (lambda: jnp.ones(3) + jnp.ones(4), "x[:, None]"),
     "matmul": (lambda: jnp.ones((2, 3)) @ jnp.ones((2, 3)), "x.T"),
     "cond branches": (lambda: jax.lax.cond(True, lambda: X, lambda: X[:2]), "same shapes"),
+    "a removed name": (lambda: jax.tree_map(jnp.sin, X), "jax.tree.map"),  # pyright: ignore[reportAttributeAccessIssue]
+    "rank promotion set to raise": (_ranks, "jax_numpy_rank_promotion"),
+    "debug_nans left on": (_nans, "jax_debug_nans"),
 }
 
 
