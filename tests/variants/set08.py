@@ -68,7 +68,7 @@ VARIANTS = {
             "shard_map": "def center_shard_map(x, mesh):\n    return center_pmap(x)\n",
         },
         "loses": {"test_shard_map_structure"},
-        "says": ["shard_map"],
+        "says": ["shard_map", "written with jax.pmap, the older interface"],
     },
     # Bypass: the right values computed on one device, with no per-device program or collective.
     "shard_map_not_parallel": {
