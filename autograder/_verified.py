@@ -7,6 +7,8 @@ verifier to know what to run. It needs neither JAX nor nbgrader. Each table is a
     function = "softmax"                     # the student's function, by name
     draws_from = "01_arrays/softmax"         # the hidden test's generator: the verifier draws what it draws
     section = "01#Numerically stable softmax"
+    exact_dtype = true                       # the dtype is the problem's point: a 64-bit result that
+    #   jax_enable_x64 makes fails (elsewhere it is compared by value, at the 32-bit width's tolerance)
     kernel_rule = "that softmax does not call jax.nn.softmax: ..."  # a rule the test cell enforces that no
     #   exported program shows, and why: the verifier decides the values, the rule is kept in the kernel alone
     #   (INTEGRITY.md's table says so), where code hidden in a module the answer imports can disarm it. A rule
@@ -92,6 +94,7 @@ class Problem:
     hint: str | None = None
     define: str = ""
     kernel_rule: str | None = None  # a rule of the test cell that only the kernel enforces, and why
+    exact_dtype: bool = False  # the dtype is the problem's point, so jax_enable_x64's 64-bit result fails
 
 
 _DRAWS = ("normal", "integers", "uniform", "key")

@@ -94,11 +94,26 @@ def cells_reading_changed_names(
     return tests
 
 
+def tests_after(assignment: str, changed: dict[str, str]) -> set[str]:
+    """Every test cell after the first of the `changed` answer cells: what a global setting there can affect."""
+    cells = _code_cells(assignment)
+    first = min(i for i, (grade_id, _, _) in enumerate(cells) if grade_id in changed)
+    return {grade_id for grade_id, is_test, _ in cells[first:] if is_test and grade_id}
+
+
+def affected_by(assignment: str, variant: dict) -> set[str]:
+    """The test cells a variant's answers can affect: those reading what they bind, or, for a variant whose
+    answers change a `setting` every later cell sees (jax_enable_x64 switched on), every test cell after them."""
+    if variant.get("setting"):
+        return tests_after(assignment, variant["answers"])
+    return cells_reading_changed_names(assignment, variant["answers"])
+
+
 def affected_tests(assignment: str, variants: dict[str, dict]) -> dict[str, set[str]]:
     """Each variant's test cells that its answers can affect; refuses a variant that `loses` any other."""
     affected = {}
     for name, variant in variants.items():
-        affected[name] = cells_reading_changed_names(assignment, variant["answers"])
+        affected[name] = affected_by(assignment, variant)
         outside = set(variant["loses"]) - affected[name]
         if outside:
             raise ValueError(
@@ -115,6 +130,8 @@ def can_share(assignment: str, variants: dict[str, dict], affected: dict[str, se
     cells = [cell for variant in variants.values() for cell in variant["answers"]]
     if len(cells) != len(set(cells)):
         return False
+    if len(variants) > 1 and any(variant.get("setting") for variant in variants.values()):
+        return False  # a global setting would change the other members' verdicts: it is graded alone
     answers = {cell: source for variant in variants.values() for cell, source in variant["answers"].items()}
     lost: set[str] = set()
     kept: set[str] = set()

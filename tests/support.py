@@ -28,7 +28,7 @@ def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
     """Run a command; on failure, show everything it printed."""
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
-        pytest.fail(f"{' '.join(command)} exited {done.returncode}\n{done.stdout}\n{done.stderr}")
+        pytest.fail(f"{' '.join(map(str, command))} exited {done.returncode}\n{done.stdout}\n{done.stderr}")
     return done
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from packing import MAX_PACK, can_share, cells_reading_changed_names, pack
+from packing import MAX_PACK, affected_by, can_share, cells_reading_changed_names, pack
 from support import ASSIGNMENTS, ROOT
 from variants import VARIANTS
 
@@ -33,9 +33,22 @@ def test_members_of_a_pack_share_no_answer_cell_and_no_test_one_of_them_loses(as
         assert all(reached.count(test) == 1 for test in lost), f"{list(members)}: a test one loses, another reaches"
         answers = {cell: source for name in members for cell, source in VARIANTS[assignment][name]["answers"].items()}
         for name, affected in members.items():
-            alone = cells_reading_changed_names(assignment, VARIANTS[assignment][name]["answers"])
-            packed = cells_reading_changed_names(assignment, VARIANTS[assignment][name]["answers"], answers)
+            variant = VARIANTS[assignment][name]
+            if variant.get("setting"):  # a global setting reaches every later test: graded alone
+                assert len(members) == 1 and affected == affected_by(assignment, variant), f"{name} shares a pack"
+                continue
+            alone = cells_reading_changed_names(assignment, variant["answers"])
+            packed = cells_reading_changed_names(assignment, variant["answers"], answers)
             assert affected == alone == packed, f"{name} reaches other tests beside {list(members)}"
+
+
+def test_a_variant_that_changes_a_global_setting_reaches_every_later_test_and_is_graded_alone():
+    setting = VARIANTS["01_arrays"]["x64_switched_on"]
+    later = affected_by("01_arrays", setting)
+    assert {"test_standardize", "test_safe_take", "test_softmax_stable", "test_timing"} <= later
+    other = {"safe_take_clamped_index": VARIANTS["01_arrays"]["safe_take_clamped_index"]}
+    packs = pack("01_arrays", {"x64_switched_on": setting, **other})
+    assert [list(members) for members in packs] == [["x64_switched_on"], ["safe_take_clamped_index"]]
 
 
 def test_variants_of_different_answers_that_reach_one_test_are_not_packed_together():

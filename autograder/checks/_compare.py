@@ -11,7 +11,8 @@ import numpy as np
 from ._backend import backend
 from ._diagnose import current_set
 from ._errors import CheckFailed
-from ._symptoms import dtype_symptom, shape_symptom, value_symptom
+from ._mistakes import SYMPTOMS
+from ._symptoms import dtype_symptom, narrowed, shape_symptom, value_symptom, x64_twins
 from ._thresholds import tolerance
 
 
@@ -112,8 +113,22 @@ def input_rounding(magnitude: float, dtype: Any) -> float:
 
 
 def _compare_leaves(
-    what, paths, act_leaves, exp_leaves, kinds, rtol, atol, section, magnitude=0.0, hint=None, reveal=True
+    what,
+    paths,
+    act_leaves,
+    exp_leaves,
+    kinds,
+    rtol,
+    atol,
+    section,
+    magnitude=0.0,
+    hint=None,
+    reveal=True,
+    exact_dtype=False,
 ) -> None:
+    """Each leaf's shape, dtype and values. The 32- and 64-bit widths of one dtype differ only where jax_enable_x64 is
+    on (a global setting, or a `with` block): unless `exact_dtype` (the dtype is the problem's point), such leaves
+    are compared by value, at the 32-bit width's tolerance, which the wider one cannot loosen."""
     for path, got, want, kind in zip(paths, act_leaves, exp_leaves, kinds, strict=True):
         name = _where(what, path)
         try:
@@ -135,7 +150,11 @@ def _compare_leaves(
                 hint=mistake.hint if mistake else _SHAPE_HINT,
                 section=mistake.section(current_set(section=section)) if mistake else section,
             )
-        if kind == "array" and got_np.dtype != want_np.dtype:
+        narrow = x64_twins(got, want, got_np.dtype, want_np.dtype) if kind == "array" else None
+        if narrow is not None and not exact_dtype:
+            if _is_float(narrow):
+                want_np = want_np.astype(narrow)  # its tolerance, and the rounding its inputs carry
+        elif kind == "array" and got_np.dtype != want_np.dtype:
             mistake = dtype_symptom(got, got_np.dtype, want_np.dtype)
             raise CheckFailed(
                 f"{name} has dtype {got_np.dtype}, expected {want_np.dtype}"
@@ -146,7 +165,29 @@ def _compare_leaves(
                 else "01#Dtypes and the float32 default",
             )
         carried = input_rounding(magnitude, want_np.dtype)
-        _check_values(name, got_np, want_np, rtol, atol, section, carried, hint, reveal)
+        try:
+            _check_values(name, got_np, want_np, rtol, atol, section, carried, hint, reveal)
+        except CheckFailed as failure:
+            if narrow is None and not (jax.config.jax_enable_x64 and narrowed(got_np.dtype)):
+                raise
+            raise _x64_failure(failure, section) from None
+
+
+# What a value that differs says when jax_enable_x64 made one side 64-bit: the setting may be the cause.
+_X64_VALUES = (
+    " One side is 64-bit because jax_enable_x64 is on "
+    "(jax.config.update('jax_enable_x64', True) in a cell, or a `with jax.enable_x64(True)` block): in 64 bits "
+    "random draws (jax.random samples by dtype) and rounding differ from the 32-bit ones the course's results use."
+)
+
+
+def _x64_failure(failure: CheckFailed, section: str | None) -> CheckFailed:
+    mistake = SYMPTOMS["x64"]
+    return CheckFailed(
+        failure.problem + _X64_VALUES,
+        hint=mistake.hint + (f" If the values still differ with it off: {failure.hint}" if failure.hint else ""),
+        section=mistake.section(current_set(section=section)),
+    )
 
 
 _SHAPE_HINT = "check which axis you reduce over and whether you need keepdims=True or broadcasting."

@@ -12,14 +12,31 @@ from ._errors import CheckFailed, name_of
 from ._structure import _walk, trace
 from ._works import Works, confirm, confirm_call
 
+# Where JAX 0.12 defines `jax.pmap`: an operation it staged has this file among its traceback's frames.
+_PMAP_SOURCE = "jax/_src/pmap.py"
+
+
+def uses_pmap(eqns: list[Any]) -> bool:
+    """Whether any of these equations was staged by `jax.pmap` (since JAX 0.10 pmap is a jit around a shard_map,
+    so its equations are told apart only by where they were made)."""
+    for eqn in eqns:
+        traceback = eqn.source_info.traceback
+        if traceback is not None and any(_PMAP_SOURCE in frame.file_name for frame in traceback.frames):
+            return True
+    return False
+
 
 def collectives(f: Callable, *args: Any, static_argnums: Sequence[int] = ()) -> set[tuple[str, str]]:
     """`{(collective, axis name)}` used by the program of `f(*args)`, such as `("psum", "data")`.
 
     Inside `shard_map` JAX 0.12 writes `psum` as `psum_invariant`; both count as `psum`.
     """
+    return _collectives(list(_walk(trace(f, *args, static_argnums=static_argnums).jaxpr)))
+
+
+def _collectives(eqns: list[Any]) -> set[tuple[str, str]]:
     found = set()
-    for eqn in _walk(trace(f, *args, static_argnums=static_argnums).jaxpr):
+    for eqn in eqns:
         name = eqn.primitive.name.removesuffix("_invariant")
         axes = eqn.params.get("axes", eqn.params.get("axis_name"))
         if (
@@ -48,13 +65,23 @@ def check_collective(
     """
     what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
-    found = collectives(f, *args, static_argnums=static_argnums)
+    eqns = list(_walk(trace(f, *args, static_argnums=static_argnums).jaxpr))
+    found = _collectives(eqns)
     if any(name == kind and (over is None or axis == over) for name, axis in found):
         return
     used = ", ".join(f"{name} over {axis!r}" for name, axis in sorted(found)) or "no collective at all"
     target = f"{kind} over the mesh axis {over!r}" if over else kind
+    older = (
+        " It is written with jax.pmap, the older interface, whose collectives run over pmap's own axis and "
+        "devices, not the mesh's: the lecture teaches jax.shard_map over the mesh instead "
+        "(jax.shard_map(f, mesh=mesh, in_specs=..., out_specs=...), with the collective over mesh.axis_names[0])."
+        if over is not None and uses_pmap(eqns)
+        else ""
+    )
     raise CheckFailed(
-        f"{what} should combine the devices' values with {target}, but it uses {used}.", hint=hint, section=section
+        f"{what} should combine the devices' values with {target}, but it uses {used}.{older}",
+        hint=hint,
+        section=section,
     )
 
 

@@ -233,9 +233,42 @@ MISTAKES = (
         symptom="batch",
     ),
     Mistake(
+        "jax_numpy_rank_promotion set to raise",
+        "the notebook set jax_numpy_rank_promotion to 'raise' (a global setting), so JAX refuses to broadcast arrays "
+        "of different ranks, which the course's answers and tests do.",
+        "delete the jax.config.update('jax_numpy_rank_promotion', 'raise') cell and restart the kernel, or make "
+        "the ranks equal yourself: x[:, None], jnp.expand_dims.",
+        {"01": "Broadcasting instead of Python loops"},
+        "ValueError: Operands could not be broadcast together ... with the config option jax_numpy_rank_promotion",
+        says=r"jax_numpy_rank_promotion='raise'",
+    ),
+    Mistake(
+        "jax_debug_nans left on",
+        "jax_debug_nans is on (a global debugging setting), so JAX stops at the first operation that makes a NaN.",
+        "if the NaN is a real bug, the traceback above shows where it starts; once found, switch the setting off "
+        "(jax.config.update('jax_debug_nans', False)) so the notebook runs as it will be graded.",
+        {"13": "Finding a NaN: jax_debug_nans"},
+        "FloatingPointError: invalid value (nan) encountered in log",
+        says=r"invalid value \(nan\) encountered in",
+    ),
+    Mistake(
+        "A name JAX has removed",
+        "the code uses an older name JAX 0.12 no longer has: jax.tree_map and its relatives (jax.tree_leaves, "
+        "jax.tree_flatten, ...), jax.xla_computation, or jax.experimental.maps' xmap.",
+        "use what the lectures teach instead: the jax.tree module (jax.tree.map, jax.tree.leaves, jax.tree.flatten), "
+        "jax.jit(f).lower(x) to see a program, jax.shard_map over a mesh for xmap.",
+        {"02": "Functional state updates", "10": "Mapping over trees"},
+        "AttributeError: module 'jax' has no attribute 'tree_map'",
+        says=r"module 'jax' has no attribute '(tree_\w+|xla_computation)'|No module named 'jax\.experimental\.maps'",
+    ),
+    Mistake(
         "float64 with jax_enable_x64 on",
-        "it is a float64 jax.Array: with jax_enable_x64 on, a Python float or a float64 input makes float64 arrays.",
-        "keep the inputs' dtype: x.astype(jnp.float32), or jnp.asarray(value, dtype=x.dtype).",
+        "it is a 64-bit jax.Array because jax_enable_x64 is on (jax.config.update('jax_enable_x64', True) in a cell, "
+        "or a `with jax.enable_x64(True)` block): with it, a Python float, jnp.arange or a float64 input makes 64-bit "
+        "arrays, and this problem asks for JAX's 32-bit default.",
+        "leave jax_enable_x64 off (delete the cell that turns it on and restart the kernel), or give the dtype "
+        "yourself: x.astype(jnp.float32), jnp.asarray(value, dtype=x.dtype), "
+        "jax.random.normal(key, shape, jnp.float32).",
         {"01": "Dtypes and the float32 default"},
         "has dtype float64, expected float32 (a jax.Array)",
         symptom="x64",

@@ -65,10 +65,12 @@ def check_reference(
     inputs: Any = None,
     hint: str | None = None,
     section: str | None = None,
+    exact_dtype: bool = False,
 ) -> None:
     """Check `actual` against the stored reference output of `problem` (`"01_arrays/softmax"`).
 
     When the solutions are being recorded, store `actual` instead. `inputs` as for `check_close`;
+    `exact_dtype` where the dtype is the problem's point: then a 64-bit result of jax_enable_x64 fails too;
     `hint`, what to try when the values differ. The message never shows an expected value: on hidden
     inputs that is the answer itself, which an answer cell calling this check could read off and return.
     """
@@ -97,4 +99,7 @@ def check_reference(
             section=section,
         )
     magnitude = input_magnitude(inputs)
-    _compare_leaves(what, act_paths, act_leaves, leaves, kinds, None, None, section, magnitude, hint, reveal=False)
+    _compare_leaves(
+        what, act_paths, act_leaves, leaves, kinds, None, None, section, magnitude, hint, reveal=False,
+        exact_dtype=exact_dtype,
+    )  # fmt: skip

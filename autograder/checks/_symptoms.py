@@ -14,13 +14,41 @@ def shape_symptom(got: tuple[int, ...], want: tuple[int, ...]) -> Mistake | None
     return SYMPTOMS["transposed"] if len(got) >= 2 and got != want and got == want[::-1] else None
 
 
-def dtype_symptom(leaf: Any, got: np.dtype, want: np.dtype) -> Mistake | None:
-    """float64 where float32 is expected: NumPy did the work, or jax_enable_x64 is on."""
-    if got != np.float64 or want != np.float32:
-        return None
+# The 64-bit width of each dtype whose 32-bit width is JAX's default: only jax_enable_x64 makes a jax.Array of one.
+X64_TWINS = {
+    np.dtype(np.float64): np.dtype(np.float32),
+    np.dtype(np.int64): np.dtype(np.int32),
+    np.dtype(np.uint64): np.dtype(np.uint32),
+    np.dtype(np.complex128): np.dtype(np.complex64),
+}
+
+
+def x64_twins(got_leaf: Any, want_leaf: Any, got: np.dtype, want: np.dtype) -> np.dtype | None:
+    """The 32-bit dtype, when `got` and `want` are its two widths and the 64-bit one is a jax.Array: a difference
+    that only jax_enable_x64 makes (a NumPy float64 is NumPy doing the work, not a setting)."""
     import jax
 
-    return SYMPTOMS["x64" if isinstance(leaf, jax.Array) else "numpy"]
+    for wide, narrow, leaf in ((got, want, got_leaf), (want, got, want_leaf)):
+        if narrowed(wide) == str(np.dtype(narrow)) and isinstance(leaf, jax.Array):
+            return np.dtype(narrow)
+    return None
+
+
+def narrowed(dtype: np.dtype) -> str:
+    """The 32-bit twin's name of a 64-bit dtype, else empty."""
+    # A name, not a dtype: NumPy reads `None == dtype` as `dtype("float64") == dtype`.
+    return str(X64_TWINS.get(np.dtype(dtype), ""))
+
+
+def dtype_symptom(leaf: Any, got: np.dtype, want: np.dtype) -> Mistake | None:
+    """64-bit where 32-bit is expected: NumPy did the work (float64), or jax_enable_x64 is on."""
+    import jax
+
+    if isinstance(leaf, jax.Array) and narrowed(got) == str(want):
+        return SYMPTOMS["x64"]
+    if got != np.float64 or want != np.float32:
+        return None
+    return SYMPTOMS["numpy"]
 
 
 def _ratio(got: np.ndarray, want: np.ndarray, scale: float) -> float | None:

@@ -89,8 +89,7 @@ def _program(handed: dict, problem: Problem, call: Call) -> Program:
     if unknown := foreign_calls(module):
         named = ", ".join(unknown[:3])
         raise CheckFailed(f"{call.what}: the program calls out of XLA ({named}), which the grader does not run.")
-    if [(tuple(a.shape), str(a.dtype)) for a in exported.in_avals] != signature(call):
-        raise CheckFailed(f"{call.what}: the program handed over was made for other inputs than this call's.")
+    _check_signature([(tuple(a.shape), str(a.dtype)) for a in exported.in_avals], call)
     _check_structure(module, problem, call)
     key = repr((_LOCATION.sub("", module), exported.nr_devices, exported.in_shardings_hlo, exported.platforms))
     if key not in _COMPILED:
@@ -98,6 +97,26 @@ def _program(handed: dict, problem: Problem, call: Call) -> Program:
             _COMPILED.clear()
         _COMPILED[key] = Program(_callable(exported), exported.nr_devices)
     return _COMPILED[key]
+
+
+def _check_signature(made_for: list[tuple[tuple[int, ...], str]], call: Call) -> None:
+    """A program runs only on the inputs it was made for: the hand-over exports every answer at the call's shapes
+    and dtypes whatever the kernel's settings (jax_enable_x64 included), so any other program did not come from it,
+    and converting the hidden inputs to suit it would let the program choose what it is graded on."""
+    wanted = signature(call)
+    if made_for == wanted:
+        return
+    differs = next((i for i, (a, b) in enumerate(zip(made_for, wanted, strict=False)) if a != b), None)
+    said = (
+        f"{len(made_for)} inputs where this call gives {len(wanted)}"
+        if differs is None
+        else f"input {differs} as {made_for[differs][1]}{list(made_for[differs][0])} where this call gives "
+        f"{wanted[differs][1]}{list(wanted[differs][0])}"
+    )
+    raise CheckFailed(
+        f"{call.what}: the program handed over was made for other inputs than this call's ({said}), so the grader "
+        "does not run it: the grader's own hand-over exports every answer at the call's shapes and dtypes."
+    )
 
 
 def _callable(exported: export.Exported) -> Callable:
@@ -150,7 +169,9 @@ def _check(problem: Problem, call: Call, handed: Program, inputs: tuple) -> None
     actual = program(*inputs)
     if call.reference is not None:
         scale = inputs if call.inputs_scale else None
-        check_reference(actual, call.reference, what=call.what, inputs=scale, section=section)
+        check_reference(
+            actual, call.reference, what=call.what, inputs=scale, section=section, exact_dtype=problem.exact_dtype
+        )
     if call.within is not None:
         value, standard_error = call.within
         check_within_sigmas(actual, value, standard_error, what=call.what, hint=problem.hint, section=section)

@@ -40,6 +40,21 @@ def test_dtype_mismatch_explains_numpy_float64():
         ag.check_close(np.zeros(3), jnp.zeros(3))
 
 
+def test_a_64_bit_result_of_jax_enable_x64_is_compared_by_value_at_the_32_bit_tolerance():
+    with jax.enable_x64(True):
+        wide, literal, whole = jnp.arange(3.0) / 3, jnp.array([0.0, 1.0, 2.0]) / 3, jnp.arange(3)
+        off = wide * (1 + 1e-4)
+    narrow = jnp.arange(3.0, dtype=jnp.float32) / 3
+    ag.check_close(wide, narrow)  # float64 for float32: the setting's doing, right values
+    ag.check_close(narrow, literal)  # a test's literal made float64 by the setting
+    ag.check_close(whole, jnp.arange(3))
+    # The wider dtype loosens nothing: off by 1e-4, as in float32, fails (float64's own tolerance is tighter).
+    with pytest.raises(ag.CheckFailed, match="relative for float32"):
+        ag.check_close(off, narrow)
+    with pytest.raises(ag.CheckFailed, match="int64, expected int32"):
+        ag.check_close(np.arange(3), jnp.arange(3))  # NumPy's int64 is no setting's doing
+
+
 def test_structure_mismatch_names_missing_and_extra_leaves():
     with pytest.raises(ag.CheckFailed, match=r"missing leaf \['b'\] of params.*unexpected leaf \['bias'\] of params"):
         ag.check_close({"w": jnp.zeros(1), "bias": jnp.zeros(1)}, {"w": jnp.zeros(1), "b": jnp.zeros(1)}, what="params")

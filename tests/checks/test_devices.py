@@ -33,8 +33,18 @@ def test_collectives_are_found_with_their_axes_in_pmap_and_shard_map():
         ag.check_collective(
             lambda x: center_pmap(x.reshape(n, -1)), jnp.arange(2.0 * n), kind="psum", over="data", works=ANY_VALUE
         )
-    with pytest.raises(ag.CheckFailed, match="no collective at all"):
-        ag.check_collective(lambda x: x - x.mean(), x, kind="psum", works=ANY_VALUE)
+    with pytest.raises(ag.CheckFailed, match="no collective at all") as plain:
+        ag.check_collective(lambda x: x - x.mean(), x, kind="psum", over="data", works=ANY_VALUE)
+    assert "pmap" not in str(plain.value)
+
+
+def test_a_collective_written_with_pmap_is_named_as_the_older_interface():
+    n = jax.device_count()
+    center_pmap = jax.pmap(lambda p: p - lax.pmean(jnp.mean(p), "devices"), axis_name="devices")
+    with pytest.raises(ag.CheckFailed, match="written with jax.pmap, the older interface.*jax.shard_map over the mesh"):
+        ag.check_collective(
+            lambda x: center_pmap(x.reshape(n, -1)), jnp.arange(2.0 * n), kind="psum", over="data", works=ANY_VALUE
+        )
 
 
 def test_check_sharding():

@@ -46,6 +46,16 @@ def _unknown_axis():
     return jax.device_put(X, jax.sharding.NamedSharding(_mesh(), jax.sharding.PartitionSpec("batch")))
 
 
+def _ranks():
+    with jax.numpy_rank_promotion("raise"):
+        return jnp.ones((3, 1)) + X
+
+
+def _nans():
+    with jax.debug_nans(True):
+        return jnp.log(-X)
+
+
 # Each classic mistake, made; the words its diagnosis must say.
 MADE = {
     "in place": (_assign, "x.at[i].set"),
@@ -71,6 +81,9 @@ MADE = {
     "cond branches": (lambda: jax.lax.cond(True, lambda: X, lambda: X[:2]), "same shapes"),
     "shard_map shares not added": (_shares_not_added, "jax.lax.psum(value, axis)"),
     "a mesh axis the mesh lacks": (_unknown_axis, "mesh.axis_names"),
+    "a removed name": (lambda: jax.tree_map(jnp.sin, X), "jax.tree.map"),  # pyright: ignore[reportAttributeAccessIssue]
+    "rank promotion set to raise": (_ranks, "jax_numpy_rank_promotion"),
+    "debug_nans left on": (_nans, "jax_debug_nans"),
 }
 
 

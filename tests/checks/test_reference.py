@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -37,6 +38,16 @@ def test_check_reference_compares_with_the_stored_file(tmp_path, monkeypatch):
         ag.check_reference(jnp.array([1.0, 2.0]), "demo/out", what="result")
     with pytest.raises(ag.CheckFailed, match=r"(?s)differs.*Try: chain them in this order"):
         ag.check_reference({"y": jnp.array([1.0, 2.5])}, "demo/out", what="result", hint="chain them in this order")
+
+
+def test_a_dtype_that_is_the_problems_point_is_held_against_jax_enable_x64(tmp_path, monkeypatch):
+    monkeypatch.setenv(REFERENCES, str(tmp_path))
+    ag.save_reference("demo/out", jnp.array([1.0, 2.0]), tmp_path)
+    with jax.enable_x64(True):
+        wide = jnp.array([1.0, 2.0])
+    ag.check_reference(wide, "demo/out")  # the values are right, and the dtype is not this problem's point
+    with pytest.raises(ag.CheckFailed, match=r"(?s)float64, expected float32: .*jax_enable_x64 is on.*Try: .*Reread"):
+        ag.check_reference(wide, "demo/out", exact_dtype=True)
 
 
 def test_references_recorded_under_another_seed_are_refused(tmp_path, monkeypatch):

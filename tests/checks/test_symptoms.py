@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import autograder as ag
+from autograder.checks._symptoms import dtype_symptom, x64_twins
 
 pytestmark = pytest.mark.unit
 
@@ -57,8 +58,14 @@ def test_elements_where_a_fill_value_was_expected_are_a_clamped_index():
 def test_float64_is_told_apart_numpy_from_x64():
     assert "NumPy computed it" in _message(np.asarray(WANT, np.float64), WANT)
     with jax.enable_x64(True):
-        message = _message(jnp.asarray(WANT, jnp.float64), WANT)
-    assert "jax_enable_x64" in message and "NumPy computed it" not in message
+        wide, whole = jnp.asarray(WANT, jnp.float64), jnp.arange(3)
+    for leaf, narrow in ((wide, np.float32), (whole, np.int32)):
+        mistake = dtype_symptom(leaf, np.dtype(leaf.dtype), np.dtype(narrow))
+        assert mistake is not None and "jax_enable_x64 is on" in mistake.cause and "NumPy" not in mistake.cause
+    assert x64_twins(wide, WANT, np.dtype(np.float64), np.dtype(np.float32)) == np.float32
+    # A NumPy float64 is NumPy doing the work, and float32 against int32 no setting's doing.
+    assert x64_twins(np.asarray(WANT, np.float64), WANT, np.dtype(np.float64), np.dtype(np.float32)) is None
+    assert x64_twins(WANT, whole, np.dtype(np.float32), np.dtype(np.int32)) is None
 
 
 def test_one_number_a_whole_multiple_of_the_expected_is_not_called_a_sum_for_a_mean():

@@ -28,7 +28,7 @@ import bypass
 import nbformat
 import pytest
 
-from packing import cell_grade_id, cells_reading_changed_names, is_test_cell, names_of
+from packing import affected_by, cell_grade_id, is_test_cell, names_of
 from support import ASSIGNMENTS, ROOT, solution_sources
 from variants import VARIANTS
 
@@ -41,23 +41,25 @@ _PRELOAD = ["jax", "jax.numpy", "numpy", "autograder", "autograder.checks", "nbf
 _PRELOAD += ["flax.nnx", "optax", "orbax.checkpoint", "sklearn.datasets", "sklearn.model_selection"]
 
 
-def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool]]:
-    """`(submission, answers, test cell, passes)` for each run this module makes."""
+def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool, frozenset[str]]]:
+    """`(submission, answers, test cell, passes, answer cells run whatever the test reads)` for each run this module
+    makes: a variant's answer cells that change a global `setting` run before every test cell after them."""
     reference = solution_sources(assignment)
     every_test = [test for _, tests in bypass.problems(assignment) for test in tests]
     for test in every_test:
-        yield "reference", reference, test, True
+        yield "reference", reference, test, True, frozenset()
     for name, variant in VARIANTS[assignment].items():
-        touched = cells_reading_changed_names(assignment, variant["answers"])
+        touched = affected_by(assignment, variant)
         for test in [t for t in every_test if t in touched]:
             in_the_kernel = variant["loses"] - variant.get("lost_in_the_verifier", set())
-            yield name, {**reference, **variant["answers"]}, test, test not in in_the_kernel
+            forced = frozenset(variant["answers"]) if variant.get("setting") else frozenset()
+            yield name, {**reference, **variant["answers"]}, test, test not in in_the_kernel, forced
 
 
-def alone(assignment: str, answers: dict[str, str], test: str) -> list[str]:
-    """The sources of the code cells `test` needs (`needed`), with `answers`, then of `test`."""
+def alone(assignment: str, answers: dict[str, str], test: str, forced: frozenset[str] = frozenset()) -> list[str]:
+    """The sources of the code cells `test` needs (`needed`, with the `forced` ones), with `answers`, then of `test`."""
     nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
-    kept, last = [], None
+    kept, last, keep = [], None, []
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
@@ -66,15 +68,20 @@ def alone(assignment: str, answers: dict[str, str], test: str) -> list[str]:
             last = source
         elif not is_test_cell(cell):
             kept.append(source)
+            if cell_grade_id(cell) in forced:
+                keep.append(len(kept) - 1)
     assert last is not None, f"{assignment} has no test cell {test}"
-    return [*needed(kept, last), last]
+    return [*needed(kept, last, keep), last]
 
 
-def needed(cells: list[str], test: str) -> list[str]:
+def needed(cells: list[str], test: str, forced: list[int] | None = None) -> list[str]:
     """Of `cells` (none a test, in order), those `test` needs: each that binds a name it reads, directly or
     through another needed cell, and each that binds nothing (a setting, a call made for its effect). A cell
     left out (a demonstration that trains a model, say) cannot be what a verdict relies on."""
     wanted, keep = set(names_of(test)[1]), [False] * len(cells)
+    for i in forced or ():  # a global setting: every later cell sees it
+        keep[i] = True
+        wanted |= names_of(cells[i])[1]
     grew = True
     while grew:
         grew = False
@@ -121,8 +128,9 @@ def test_each_test_cell_alone_in_a_fresh_process_gives_the_notebooks_verdict(ass
     monkeypatch.chdir(tmp_path)  # where a notebook's cells would write, as the kernel's folder
     differ, caught = [], bypass.table_caught()
     with fresh_processes() as pool:
-        for submission, answers, test, passes in runs(assignment):
-            outcome, error, where = pool.submit(_run_cells, alone(assignment, answers, test)).result(timeout=300)
+        for submission, answers, test, passes, forced in runs(assignment):
+            cells = alone(assignment, answers, test, forced)
+            outcome, error, where = pool.submit(_run_cells, cells).result(timeout=300)
             assert outcome != "broke", f"{submission}/{test}: a cell before the test failed: {error}"
             if (outcome == "passed") != passes:
                 whole = "passes" if passes else "fails"

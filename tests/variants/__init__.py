@@ -6,6 +6,8 @@ cells must keep full points. Together they prove that each timed or structural
 problem costs its points, and only its points, for the mistakes it targets.
 `lost_in_the_verifier` names those of `loses` that the kernel's own checks pass and only the
 verifier fails (autograder/verifying/): a program that cannot leave the kernel, for one.
+`setting` names a global setting the variant's answers change (`jax.config.update("jax_enable_x64", True)` in an
+answer cell): every later cell sees it, so it can affect every test cell after them, and is graded alone.
 """
 
 from .set01 import VARIANTS as _set01

@@ -31,6 +31,32 @@ VARIANTS = {
         "loses": {"test_standardize"},
         "says": ["float64", "jax_enable_x64"],
     },
+    # Double precision switched on for the whole notebook, with the reference answers: each returns the dtype its
+    # problem asks for (standardize casts to float32) or the right values in float64, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "standardize": "jax.config.update('jax_enable_x64', True)\n\n\n"
+            "def standardize(x):\n"
+            "    x = jnp.asarray(x, dtype=jnp.float32)\n"
+            "    return (x - x.mean(axis=0)) / x.std(axis=0)\n",
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
+    },
+    # The same, but standardize converts with Python's `float`, which is float32 by default and float64 with x64
+    # on, where the problem asks for float32. That problem's point is the dtype, so it alone is lost, naming x64.
+    "x64_switched_on_standardize_python_float": {
+        "answers": {
+            "standardize": "jax.config.update('jax_enable_x64', True)\n\n\n"
+            "def standardize(x):\n"
+            "    x = jnp.asarray(x, dtype=float)\n"
+            "    return (x - x.mean(axis=0)) / x.std(axis=0)\n",
+        },
+        "setting": "jax_enable_x64",
+        "loses": {"test_standardize"},
+        "says": ["has dtype float64, expected float32", "jax_enable_x64 is on", "jax.config.update"],
+    },
     # Bypass: NumPy does the work, so nothing of it runs under jit, vmap or grad.
     "standardize_numpy": {
         "answers": {

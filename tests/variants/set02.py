@@ -80,6 +80,16 @@ VARIANTS = {
         "says": ["stopped a level short of its leaves", "jax.tree.map"],
         "bypass": "an update of a pytree of any depth",
     },
+    # The older name, removed from JAX: it cannot run, so the problem it is used in is lost, and only that one,
+    # with a message naming the old name and the jax.tree module the lecture teaches.
+    "sgd_removed_tree_map": {
+        "answers": {
+            "sgd_update": "def sgd_update(params, grads, lr):\n"
+            "    return jax.tree_map(lambda p, g: p - lr * g, params, grads)\n",
+        },
+        "loses": {"test_sgd_update", "test_sgd_pure"},
+        "says": ["has no attribute 'tree_map'", "jax.tree.map"],
+    },
     # Bypass: the caller's params change under it (the right result, updated in place).
     "sgd_mutates_input": {
         "answers": {
@@ -188,5 +198,21 @@ VARIANTS = {
         "loses": {"test_count_in_bins"},
         "says": ["cannot be traced by JAX", "Python if"],
         "bypass": "one .at[].add over all bins, strays dropped by its options",
+    },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "scatter_add": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                "def scatter_add(x, idx, values):\n"
+                "    return x.at[idx].add(values)\n"
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
     },
 }

@@ -108,4 +108,14 @@ VARIANTS = {
         "loses": set(),
         "alternative": "jnp.dot instead of @; an apply with no side effects at all",
     },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "affine": ("jax.config.update('jax_enable_x64', True)\n\n\ndef affine(W, x, b):\n    return W @ x + b\n"),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
+    },
 }

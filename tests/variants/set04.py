@@ -285,4 +285,21 @@ VARIANTS = {
         },
         "bypass": "a loop compiled once (lax.fori_loop)",
     },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "logistic": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                '@partial(jax.jit, static_argnames="steps")\n'
+                "def logistic_map(x, r, steps):\n"
+                "    return lax.fori_loop(0, steps, lambda i, x: r * x * (1.0 - x), x)\n"
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
+    },
 }

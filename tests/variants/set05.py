@@ -161,4 +161,20 @@ VARIANTS = {
         "loses": set(),
         "alternative": "one vmap over the n * m pairs of repeated and tiled rows; transposes instead of in_axes=1 and out_axes=1",
     },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "pairwise": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                "def all_pairs(f, X, Y):\n"
+                "    return jax.vmap(jax.vmap(f, in_axes=(None, 0)), in_axes=(0, None))(X, Y)\n"
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
+    },
 }

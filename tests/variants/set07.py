@@ -277,4 +277,25 @@ VARIANTS = {
         "loses": {"test_dropout"},
         "says": ["immutable", "x.at[i].set"],
     },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers.
+    # jax.random draws by dtype, so with x64 on a draw left to the default dtype is another stream, in float64: the
+    # problems that must reproduce the course's draws from a key lose their points, each naming the setting; the
+    # estimate of pi, judged within its standard error, keeps its.
+    "x64_switched_on": {
+        "answers": {
+            "pi": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                '@functools.partial(jax.jit, static_argnames="n")\n'
+                "def estimate_pi(key, n):\n"
+                "    x, y = jax.random.uniform(key, (2, n))\n"
+                "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n"
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": {"test_batch_independent", "test_batch_key_reuse", "test_init", "test_dropout"},
+        "lost_in_the_verifier": {"test_batch_independent"},
+        "says": ["jax_enable_x64 is on", "random draws"],
+    },
 }

@@ -68,7 +68,7 @@ VARIANTS = {
             "shard_map": "def center_shard_map(x, mesh):\n    return center_pmap(x)\n",
         },
         "loses": {"test_shard_map_structure"},
-        "says": ["shard_map"],
+        "says": ["shard_map", "written with jax.pmap, the older interface"],
     },
     # Bypass: the right values computed on one device, with no per-device program or collective.
     "shard_map_not_parallel": {
@@ -166,6 +166,21 @@ VARIANTS = {
         "loses": {"test_dp_grad", "test_dp_grad_structure"},
         "says": ["summed over the devices", "jax.lax.pmean"],
     },
+    # The older parallel API: jax.pmap over the mesh's devices, pmean over pmap's own axis. The values are right,
+    # so only the structure point (a collective over the mesh's axis, in jax.shard_map) is lost, named as pmap.
+    "dp_grad_pmap": {
+        "answers": {
+            "dp": "def dp_grad(w, X, y, mesh):\n"
+            "    n = mesh.devices.size\n"
+            "    local = lambda w, X, y: jax.lax.pmean(jax.grad(loss)(w, X, y), 'batch')\n"
+            "    grads = jax.pmap(local, axis_name='batch', in_axes=(None, 0, 0), devices=list(mesh.devices.flat))(\n"
+            "        w, X.reshape(n, -1, X.shape[1]), y.reshape(n, -1)\n"
+            "    )\n"
+            "    return grads[0]\n",
+        },
+        "loses": {"test_dp_grad_structure"},
+        "says": ["written with jax.pmap, the older interface", "jax.shard_map over the mesh"],
+    },
     # Bypass: the single-device gradient, right values with no data parallelism.
     "dp_grad_single_device": {
         "answers": {"dp": "def dp_grad(w, X, y, mesh):\n    return jax.grad(loss)(w, X, y)\n"},
@@ -225,5 +240,26 @@ VARIANTS = {
         },
         "loses": {"test_dp_grad", "test_dp_grad_structure"},
         "says": ["summed over the devices", "jax.lax.pmean"],
+    },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "pmap": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                "def center_piece(piece):\n"
+                '    return piece - jax.lax.pmean(jnp.mean(piece), "devices")\n'
+                "\n"
+                "\n"
+                "def center_pmap(x):\n"
+                "    pieces = x.reshape(jax.device_count(), -1)\n"
+                '    return jax.pmap(center_piece, axis_name="devices")(pieces).reshape(x.shape)\n'
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
     },
 }

@@ -265,4 +265,20 @@ VARIANTS = {
         "loses": {"test_fit"},
         "says": ["jax.random.fold_in(shuffle_key, e)"],
     },
+    # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
+    # the course's data and parameters are drawn in float32 whatever the setting, so every answer keeps its points.
+    "x64_switched_on": {
+        "answers": {
+            "predict": (
+                "jax.config.update('jax_enable_x64', True)\n"
+                "\n"
+                "\n"
+                "def predict(params, X):\n"
+                "    return jax.vmap(forward_one, in_axes=(None, 0))(params, X)\n"
+            ),
+        },
+        "setting": "jax_enable_x64",
+        "loses": set(),
+        "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
+    },
 }

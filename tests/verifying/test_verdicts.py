@@ -124,6 +124,34 @@ def test_a_program_made_for_other_inputs_is_refused():
     program = _hand_over.exported(lambda x, y: jnp.sum((x[:, None] - y[None]) ** 2, -1), other)
     verdict = verify(SET, {"test_pairwise": [{"program": program}] * PAIRWISE_CALLS})["test_pairwise"]
     assert "made for other inputs" in verdict["message"]
+    assert "input 1 as float32[9, 5] where this call gives float32[4, 5]" in verdict["message"]
+
+
+def test_jax_enable_x64_in_the_kernel_costs_only_the_problem_whose_point_is_the_dtype():
+    """With x64 on, the hand-over still exports at the calls' float32 and int32 inputs; results in float64 with
+    the right values keep their points, but standardize, which must return float32, loses its, naming x64."""
+    uncast = "def standardize(x):\n    x = jnp.asarray(x, dtype=float)\n"  # float: float64 with x64 on
+    uncast += "    return (x - x.mean(axis=0)) / x.std(axis=0)\n"
+    wide = "def softmax(x):\n    e = jnp.exp(x.astype(jnp.float64) - x.max(axis=-1, keepdims=True))\n"
+    wide += "    return e / e.sum(axis=-1, keepdims=True)\n"
+    with jax.enable_x64(True):
+        handed = _handed(_answers(standardize=uncast, softmax=wide))
+        reference = _handed(_answers())
+    verdicts = _only(verify(SET, handed))
+    assert {grade_id for grade_id, v in verdicts.items() if not v["passed"]} == {"test_standardize"}, verdicts
+    said = verdicts["test_standardize"]["message"]
+    assert "has dtype float64, expected float32" in said and "jax_enable_x64 is on" in said
+    assert "Try: leave jax_enable_x64 off" in said and "Reread: course/01_arrays.ipynb#Dtypes" in said
+    assert all(v["passed"] for v in _only(verify(SET, reference)).values())
+
+
+def test_a_float64_result_gets_the_float32_tolerance_and_no_looser():
+    off = "def softmax(x):\n    e = jnp.exp(x.astype(jnp.float64) - x.max(axis=-1, keepdims=True))\n"
+    off += "    return e / e.sum(axis=-1, keepdims=True) * (1 + 1e-4)\n"
+    with jax.enable_x64(True):
+        handed = _handed(_answers(softmax=off), ["test_softmax"])
+    verdict = verify(SET, handed)["test_softmax"]
+    assert not verdict["passed"] and "relative for float32" in verdict["message"]
 
 
 def test_a_program_carrying_its_data_as_constants_is_refused():

@@ -27,6 +27,8 @@ class Test:
 def _how(problem: Problem) -> str:
     calls = problem.calls
     parts = [f"values on {len(calls)} hidden input{'s' if len(calls) > 1 else ''}"]
+    if problem.exact_dtype:  # elsewhere a 64-bit result of jax_enable_x64 is compared by value
+        parts[0] += " and their dtype (a float64 result of jax_enable_x64 fails)"
     if any(c.requires or c.forbids or c.max_ops or c.max_elements for c in calls):
         parts.append("structure read from StableHLO")
     if any(c.sharding for c in calls):
