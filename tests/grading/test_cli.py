@@ -129,14 +129,22 @@ def test_nbgraders_options_are_read_by_nbgraders_parser_and_the_course_folder_go
     assert other.passed == ["--assignment=ps1", "--log-level=INFO"]
 
 
-def test_grade_refuses_by_name_what_only_prints_nbgraders_config_and_exits_as_nbgrader_on_its_refusals(capsys):
-    assert main(["grade", "ps1", "--JupyterApp.show_config=True"]) == 2
-    assert "--JupyterApp.show_config" in capsys.readouterr().err
+def _said(argv: list[str], folder) -> tuple[int, str]:
+    """`jax-course ARGV`'s exit status and what it wrote to stderr, run in `folder` as an instructor would (in this
+    process, nbgrader's apps would keep logging to a stream pytest closes)."""
+    program = "import sys; from autograder.grading._cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", program, *argv], cwd=folder, capture_output=True, text=True)
+    return done.returncode, done.stderr
+
+
+def test_grade_refuses_by_name_what_only_prints_nbgraders_config_and_exits_as_nbgrader_on_its_refusals(tmp_path):
+    status, said = _said(["grade", "ps1", "--JupyterApp.show_config=True"], tmp_path)
+    assert status == 2 and "--JupyterApp.show_config" in said
     # nbgrader autograde exits 1 on each of these, with these words.
-    for argv, said in (
+    for argv, words in (
         (["grade", "ps1", "ps2"], "Only one argument"),
         (["grade", "ps1", "--assignment=ps1"], "cannot both be specified"),
         (["grade"], "An assignment id must be specified"),
     ):
-        assert main(argv) == 1
-        assert said in capsys.readouterr().err
+        status, said = _said(argv, tmp_path)
+        assert status == 1 and words in said, (argv, said)
