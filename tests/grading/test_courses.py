@@ -90,10 +90,17 @@ def _cells(path: Path) -> list[tuple[str, bool]]:
 
 
 def _files(course: Course, root: Path) -> dict[str, object]:
-    """The autograded folder's files (empty folders aside): a notebook's cells, another file's text."""
+    """The autograded folder's files (empty folders aside): a notebook's cells, another file's text; Python's
+    bytecode cache by name only (its header holds the time its source was copied)."""
     folder = root / course.folders["autograded"]
     files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
-    return {str(p.relative_to(folder)): _cells(p) if p.suffix == ".ipynb" else p.read_bytes() for p in files}
+    return {str(p.relative_to(folder)): _content(p) for p in files}
+
+
+def _content(path: Path) -> object:
+    if "__pycache__" in path.parts:
+        return None
+    return _cells(path) if path.suffix == ".ipynb" else path.read_bytes()
 
 
 def _differences(name: str, stock: object, ours: object) -> list[str]:
