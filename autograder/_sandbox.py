@@ -7,7 +7,9 @@ what runs after the kernel reads files in places its user can write: start-up fi
 nbgrader's configuration, IPython's start-up scripts), site directories, a compilation cache. A kernel is
 walled in before it runs anything, by the process that becomes the kernel, so every thread and child it
 ever has is walled in too. It may read anything outside the protected folders, and inside them only Python,
-this package and the references it is given. It may write only its own folder (no links, pipes, sockets or
+this package and the references it is given, and the files of the compilation cache the grader filled (read
+by name, never listed: each is named by a hash of a program the kernel would compile). It may write only its own
+folder (no links, pipes, sockets or
 devices there: the grader writes the graded notebook in that folder afterwards), its connection file, a
 throw-away folder of its own (its HOME and temporary folder, which the grader removes with it) and a few
 devices (/dev/null, /dev/shm). In /proc it sees itself alone: Landlock stops it tracing a process outside
