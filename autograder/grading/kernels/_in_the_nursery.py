@@ -186,9 +186,9 @@ def _compilation_cache_from_environment() -> None:
         return
     # JAX's own module, where the nursery imported JAX (this side of the course is not to need it otherwise).
     compilation_cache = importlib.import_module("jax.experimental.compilation_cache.compilation_cache")
-    for name, default in (("jax_compilation_cache_dir", None), ("jax_persistent_cache_min_compile_time_secs", 1.0)):
-        value = os.environ.get(name.upper(), default)
-        jax.config.update(name, value if value is None or name.endswith("dir") else float(value))
+    jax.config.update("jax_compilation_cache_dir", os.environ.get("JAX_COMPILATION_CACHE_DIR"))
+    min_time = os.environ.get("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "1")  # JAX's own default
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", float(min_time))
     compilation_cache.reset_cache()  # opened at the next compilation, where the settings now say
 
 
