@@ -5,7 +5,13 @@ in a copy elsewhere, each as a new `jax-course check` process, next to a bare
 `python -c "import jax, jax.numpy, nbformat"` in the same run: the median of 3 each, and the ratio
 (issue 30 asks for at most 2).
 
-Then, per set:
+`targets` measures, for each set answered with its reference, the time its own cells take in a plain
+kernel (nbclient and Jupyter's own kernel, no compilation cache: what the notebook costs anyway), against
+`jax-course check` of that notebook as a learner's first check (an empty compilation cache) and again (the
+cache it left): issue 56 asks for at most 1.5x. The untouched set's check against the bare import is the
+`startup` figure above (at most 2x).
+
+Otherwise, per set:
 For each set, a copy named notebook.ipynb far from the repository (as on Colab) gets, in every
 answer cell, the first wrong variant of tests/variants/ whose name says it is slow (a
 loop, eager, NumPy, not parallel, a full Hessian ...), the reference elsewhere; 05_vmap also
@@ -13,7 +19,7 @@ gets a jitted double Python loop over all pairs. It prints each check's wall-clo
 how many tests passed. A benchmark, not a test: it always exits 0. Issue 21 asks for at most
 60 s each on a 2-core machine.
 
-    .venv/bin/python bench/selfcheck_time.py [05_vmap 07_prng ... | startup]
+    .venv/bin/python bench/selfcheck_time.py [05_vmap 07_prng ... | startup | targets [05_vmap ...]]
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,7 +107,59 @@ def startup(repeats: int = 3) -> None:
     shutil.rmtree(scratch)
 
 
+def _cells_seconds(notebook: Path) -> float:
+    """The seconds the notebook's code cells take in a plain kernel, from the first cell's start to the last's end
+    (the kernel's start excluded)."""
+    import nbclient
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    env = {name: value for name, value in os.environ.items() if not name.startswith("JAX_COMPILATION_CACHE")}
+    client = nbclient.NotebookClient(
+        nb,
+        timeout=600,
+        allow_errors=True,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(notebook.parent)}},
+    )
+    client.km = client.create_kernel_manager()
+    client.km.update_env(env=env)
+    client.execute()
+    stamps = [c.metadata["execution"] for c in nb.cells if c.cell_type == "code" and "execution" in c.metadata]
+    start = min(datetime.fromisoformat(s["iopub.execute_input"].rstrip("Z")) for s in stamps)
+    end = max(datetime.fromisoformat(s["shell.execute_reply"].rstrip("Z")) for s in stamps)
+    return (end - start).total_seconds()
+
+
+def targets(assignments: list[str]) -> None:
+    """Each set's reference: the check's time against its own cells' in a plain kernel, first check and again."""
+    print("answered with the reference: its cells in a plain kernel; jax-course check, first and again")
+    for assignment in assignments:
+        folder = Path(tempfile.mkdtemp(prefix="selfcheck-targets-"))
+        notebook = answered(assignment, solution_sources(assignment), folder / "notebook.ipynb")
+        cells = _cells_seconds(notebook)
+        cache = folder / "compilation-cache"
+        env = {**os.environ, "JAX_COMPILATION_CACHE_DIR": str(cache), "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
+        check = [Path(sys.executable).parent / "jax-course", "check", notebook]
+        first, again = (_seconds_with(check, folder, env) for _ in range(2))
+        print(
+            f"{assignment:22} cells {cells:5.1f} s   check {first:5.1f} s ({first / cells:3.1f}x)   "
+            f"again {again:5.1f} s ({again / cells:3.1f}x)",
+            flush=True,
+        )
+        shutil.rmtree(folder)
+
+
+def _seconds_with(command: list, cwd: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
+    return time.perf_counter() - start
+
+
 def main(assignments: list[str]) -> None:
+    if assignments[:1] == ["targets"]:
+        targets(assignments[1:] or ASSIGNMENTS)
+        return
     startup()
     if assignments == ["startup"]:
         return
