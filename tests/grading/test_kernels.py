@@ -8,6 +8,7 @@ import logging
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -153,6 +154,15 @@ def test_a_kernel_whose_environment_libraries_read_on_import_differs_gets_its_ow
         {"OPENBLAS_NUM_THREADS": "1", "HOME": "/b"}
     )
     assert _nursery.import_key({"XLA_FLAGS": "--xla_force_host_platform_device_count=8"}) != _nursery.import_key({})
+
+
+def test_a_kernel_that_loads_the_graders_compiled_programs_shares_the_nursery_that_imported_jax_without_them():
+    """Each forked process reads the compilation cache's settings anew (`_in_the_nursery`): were they part of the
+    key, every grading driver would start a nursery of its own, importing JAX again for each notebook."""
+    from autograder.grading.references._compiled import read_only
+
+    plain = {"XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false"}
+    assert _nursery.import_key({**plain, **read_only(Path("/course/grading/compiled"))}) == _nursery.import_key(plain)
 
 
 # As `jax-course grade` runs it: a new process that has not imported JAX (which sets variables as it loads).

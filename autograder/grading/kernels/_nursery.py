@@ -34,13 +34,22 @@ PRELOAD += ("ipykernel.ipkernel", "ipykernel.debugger", "IPython.core.debugger",
 # Variables that libraries read once, when imported (or that change how Python itself starts). Not
 # `TF_*`: JAX sets TF_CPP_MIN_LOG_LEVEL as it is imported, and XLA reads it when its backend starts.
 _READ_AT_IMPORT = ("JAX_", "XLA_", "NPY_", "OMP_", "OPENBLAS_", "MKL_", "NUMEXPR_", "PYTHON", "LD_", "CUDA")
+# Read again in every forked process (`_in_the_nursery._compilation_cache_from_environment`): a kernel that loads
+# the grader's compiled programs is forked from the nursery that imported JAX without them.
+_SET_AFTER_FORK = ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS")
 _REPLY_BYTES = 4096
 _COURSE_VARIABLES = "JAXCOURSE_"
 
 
 def import_key(env) -> tuple[tuple[str, str], ...]:
     """The part of an environment that imported libraries have already read."""
-    return tuple(sorted((name, value) for name, value in env.items() if name.startswith(_READ_AT_IMPORT)))
+    return tuple(
+        sorted(
+            (name, value)
+            for name, value in env.items()
+            if name.startswith(_READ_AT_IMPORT) and name not in _SET_AFTER_FORK
+        )
+    )
 
 
 # What this process's libraries read, if they were imported with this module (a forkserver's preload).
