@@ -208,10 +208,12 @@ def check_figures(
     hidden: bool = False,
     hint: str | None = None,
     section: str | None = None,
+    causes: Mapping[str, Iterable[tuple[float, str]]] | None = None,
 ) -> None:
     """Check figures a student predicted against those the compiler reports: a number, a word (`"compute"`),
     None, or a dict of them by name, each number within `rtol` relative. On hidden inputs (`hidden`) a message
-    names the figure that differs, never the figure expected."""
+    names the figure that differs, never the figure expected. `causes`: for a figure's name, `(value, cause)`
+    pairs, known mistakes and the figure each gives; a figure within `rtol` of one is said to have that cause."""
     if not isinstance(expected, dict):
         actual, expected = {"": actual}, {"": expected}
     elif not isinstance(actual, dict) or set(actual) != set(expected):
@@ -230,7 +232,15 @@ def check_figures(
         else:
             told = f"{got!r} where the compiler's figures give {want!r}"
         shown = "does not match the compiler's figure" if hidden else f"is {told}"
-        raise CheckFailed(f"{name} {shown} (allowed: a relative difference of {rtol:g}).", hint=hint, section=section)
+        known = [
+            cause
+            for value, cause in (causes or {}).get(key, ())
+            if _number(got) and abs(float(got) - value) <= rtol * abs(value)
+        ]
+        because = f": {known[0]}" if known else ""
+        raise CheckFailed(
+            f"{name} {shown} (allowed: a relative difference of {rtol:g}){because}.", hint=hint, section=section
+        )
 
 
 def _number(value: Any) -> bool:

@@ -195,3 +195,14 @@ def test_check_figures_compares_numbers_within_a_tolerance_and_words_exactly():
     with pytest.raises(ag.CheckFailed) as failure:
         ag.check_figures(3.0, 7.0, what="f on hidden shapes", hidden=True)
     assert "does not match the compiler's figure" in str(failure.value) and "7" not in str(failure.value).split("(")[0]
+
+
+def test_check_figures_names_the_cause_of_a_known_mistake_and_no_other():
+    causes = {"flops": [(1024.0, "a multiply-add counted as one flop")]}
+    with pytest.raises(ag.CheckFailed, match=r"is 1024 where .*: a multiply-add counted as one flop"):
+        ag.check_figures({"flops": 1024}, {"flops": 2048.0}, causes=causes)
+    with pytest.raises(ag.CheckFailed, match=r"does not match .*: a multiply-add counted as one flop"):
+        ag.check_figures({"flops": 1024}, {"flops": 2048.0}, causes=causes, hidden=True)
+    with pytest.raises(ag.CheckFailed) as failure:
+        ag.check_figures({"flops": 1000}, {"flops": 2048.0}, causes=causes)
+    assert "multiply-add" not in str(failure.value)

@@ -1,10 +1,10 @@
 """Wrong answers to set 16_scaling (see tests/variants/__init__.py)."""
 
 # The reference answers, in parts, so that a variant can change one function of a cell and keep the other.
-_ROOFLINE = """def matmul_roofline(m, k, n, dtype, chip):
+_ROOFLINE = """def scores_roofline(b, h, t, d, dtype, chip):
     size = jnp.dtype(dtype).itemsize
-    flops = 2 * m * k * n
-    nbytes = size * (m * k + k * n + m * n)
+    flops = 2 * b * h * t * d
+    nbytes = size * (b * h * d + b * h * t * d + b * h * t)
     t_math, t_memory = flops / chip["flops"], nbytes / chip["hbm"]
     return {"flops": flops, "bytes": nbytes, "intensity": flops / nbytes, "seconds": max(t_math, t_memory),
             "bound": "compute" if t_math >= t_memory else "memory"}
@@ -64,9 +64,10 @@ VARIANTS = {
     # Bypass: the figures read from the compiler (cost_analysis), not predicted from the shapes.
     "roofline_asks_compiler": {
         "answers": {
-            "roofline": "def matmul_roofline(m, k, n, dtype, chip):\n"
-            "    a, b = jax.ShapeDtypeStruct((m, k), dtype), jax.ShapeDtypeStruct((k, n), dtype)\n"
-            "    cost = jax.jit(jnp.matmul).lower(a, b).compile().cost_analysis()\n"
+            "roofline": "def scores_roofline(b, h, t, d, dtype, chip):\n"
+            "    q, keys = jax.ShapeDtypeStruct((b, h, d), dtype), jax.ShapeDtypeStruct((b, h, t, d), dtype)\n"
+            "    einsum = jax.jit(lambda q, keys: jnp.einsum('bhd,bhtd->bht', q, keys))\n"
+            "    cost = einsum.lower(q, keys).compile().cost_analysis()\n"
             "    flops, nbytes = cost['flops'], cost['bytes accessed']\n"
             "    t_math, t_memory = flops / chip['flops'], nbytes / chip['hbm']\n"
             "    return {'flops': flops, 'bytes': nbytes, 'intensity': flops / nbytes, 'seconds': max(t_math, t_memory),\n"
@@ -79,11 +80,11 @@ VARIANTS = {
     # Bypass: the visible cases' figures typed in; the hidden shapes and chips catch it.
     "roofline_hardcoded": {
         "answers": {
-            "roofline": "def matmul_roofline(m, k, n, dtype, chip):\n"
-            "    seen = {(512, 4096, 4096): (17179869184, 41943040), (8, 4096, 4096): (268435456, 33685504),\n"
-            "            (256, 1024, 512): (268435456, 3670016), (384, 2048, 1024): (1610612736, 6553600),\n"
-            "            (16, 64, 32): (65536, 8192)}\n"
-            "    flops, nbytes = seen.get((m, k, n), (1.0, 1.0))\n"
+            "roofline": "def scores_roofline(b, h, t, d, dtype, chip):\n"
+            "    seen = {(8, 16, 4096, 128): (134217728, 135299072), (32, 8, 1024, 64): (33554432, 68222976),\n"
+            "            (4, 32, 2048, 128): (67108864, 67665920), (6, 4, 512, 64): (1572864, 3201024),\n"
+            "            (2, 2, 16, 8): (1024, 1216)}\n"
+            "    flops, nbytes = seen.get((b, h, t, d), (1.0, 1.0))\n"
             "    t_math, t_memory = flops / chip['flops'], nbytes / chip['hbm']\n"
             "    return {'flops': flops, 'bytes': nbytes, 'intensity': flops / nbytes, 'seconds': max(t_math, t_memory),\n"
             "            'bound': 'compute' if t_math >= t_memory else 'memory'}\n\n\n" + _CRITICAL,
@@ -92,23 +93,46 @@ VARIANTS = {
         "bypass": "figures computed from any shapes, not the examples' typed in",
         "says": ["hidden input", "does not match"],
     },
-    # The bytes of the inputs only: the output is written too.
+    # The bytes of the inputs only: the scores are written too.
     "roofline_no_output_bytes": {
-        "answers": {"roofline": _ROOFLINE.replace("(m * k + k * n + m * n)", "(m * k + k * n)") + "\n\n" + _CRITICAL},
+        "answers": {"roofline": _ROOFLINE.replace(" + b * h * t)", ")") + "\n\n" + _CRITICAL},
         "loses": {"test_roofline"},
-        "says": ["['bytes']", "the compiler's figures give"],
+        "says": ["['bytes']", "the scores are missing", "Try:", "Reread:"],
     },
     # Four bytes an element whatever the dtype: wrong for bfloat16.
     "roofline_float32_bytes": {
         "answers": {"roofline": _ROOFLINE.replace("jnp.dtype(dtype).itemsize", "4") + "\n\n" + _CRITICAL},
         "loses": {"test_roofline"},
-        "says": ["['bytes']", "bfloat16"],
+        "says": ["['bytes']", "4 bytes an element, where bfloat16 has 2", "Try:", "Reread:"],
     },
     # A multiply-add counted as one flop.
-    "roofline_flops_mkn": {
-        "answers": {"roofline": _ROOFLINE.replace("flops = 2 * m * k * n", "flops = m * k * n") + "\n\n" + _CRITICAL},
+    "roofline_flops_one_per_term": {
+        "answers": {"roofline": _ROOFLINE.replace("flops = 2 * b", "flops = b") + "\n\n" + _CRITICAL},
         "loses": {"test_roofline"},
-        "says": ["['flops']"],
+        "says": ["['flops']", "a multiply and an add", "Try:", "Reread:"],
+    },
+    # The cache counted once, as if the sequences shared it like a weight: the batch would then raise the intensity.
+    "roofline_cache_shared": {
+        "answers": {
+            "roofline": _ROOFLINE.replace("b * h * t * d + b * h * t)", "h * t * d + b * h * t)") + "\n\n" + _CRITICAL
+        },
+        "loses": {"test_roofline"},
+        "says": ["['bytes']", "each sequence reads its own", "Try:", "Reread:"],
+    },
+    # Correct, another way: the bytes from the arrays' shapes, the bound from the intensity against the chip's ridge.
+    "roofline_from_shapes": {
+        "answers": {
+            "roofline": "def scores_roofline(b, h, t, d, dtype, chip):\n"
+            "    shapes = [(b, h, d), (b, h, t, d), (b, h, t)]\n"
+            "    nbytes = sum(math.prod(shape) for shape in shapes) * np.dtype(dtype).itemsize\n"
+            "    flops = 2.0 * math.prod((b, h, t, d))\n"
+            "    intensity = flops / nbytes\n"
+            "    bound = 'compute' if intensity * chip['hbm'] >= chip['flops'] else 'memory'\n"
+            "    return {'flops': flops, 'bytes': nbytes, 'intensity': intensity, 'bound': bound,\n"
+            "            'seconds': max(flops / chip['flops'], nbytes / chip['hbm'])}\n\n\n" + _CRITICAL,
+        },
+        "loses": set(),
+        "alternative": "bytes summed over the arrays' shapes, the bound from the intensity against the ridge point",
     },
     # Bypass: the lecture's number typed in: a batch of 240, the TPU v5e's critical intensity.
     "critical_batch_240": {
@@ -169,11 +193,12 @@ VARIANTS = {
         "loses": {"test_critical_batch"},
         "says": ["memory-bound"],
     },
-    # Correct, another way: a search with matmul_roofline's own figures, doubling then bisecting.
+    # Correct, another way: a search over m with the roofline's two times, doubling then bisecting.
     "critical_batch_search": {
         "answers": {
             "roofline": _ROOFLINE + "\n\ndef critical_batch(k, n, dtype, chip):\n"
-            "    compute = lambda m: matmul_roofline(m, k, n, dtype, chip)['bound'] == 'compute'\n"
+            "    size = jnp.dtype(dtype).itemsize\n"
+            "    compute = lambda m: 2 * m * k * n / chip['flops'] >= size * (m * k + k * n + m * n) / chip['hbm']\n"
             "    high = 1\n"
             "    while not compute(high):\n"
             "        if high > 2**40:\n"
@@ -186,7 +211,7 @@ VARIANTS = {
             "    return high\n"
         },
         "loses": set(),
-        "alternative": "a search over m with matmul_roofline's figures, doubling then bisecting",
+        "alternative": "a search over m with the roofline's two times, doubling then bisecting",
     },
     # Bypass: the large-n limit (every collective moves the whole array), not the ring's n - 1 steps.
     "bytes_sent_whole_array": {
