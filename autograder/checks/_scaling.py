@@ -60,7 +60,7 @@ def check_collectives(
     """
     what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
-    found = compiled_collectives(f, *args)
+    found = compiled_collectives(f, *args, section=section)
     kinds = Counter(c.kind for c in found)
     shown = _describe(found)
     for wanted in uses:
@@ -95,7 +95,7 @@ def _check_same_traffic(
     section: str | None,
 ) -> None:  # fmt: skip
     other_args, these, those = same_on
-    sent, other = sum(c.sent for c in found), sum(c.sent for c in compiled_collectives(f, *other_args))
+    sent, other = sum(c.sent for c in found), sum(c.sent for c in compiled_collectives(f, *other_args, section=section))
     if other > 1.05 * sent + 64:  # a few bytes for scalars, such as a loss summed across devices
         raise CheckFailed(
             f"{what} sends {sent / 2**20:.3f} MiB per device in its collectives on {these}, and "
@@ -120,7 +120,7 @@ def check_memory_per_device(
     `parts` of its `memory_analysis()` ("argument", "output", "temp"), once `works` confirms its values."""
     what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
-    memory = memory_per_device(f, *args)
+    memory = memory_per_device(f, *args, section=section)
     parts = tuple(parts)
     total = sum(memory[part] for part in parts)
     if total > at_most:

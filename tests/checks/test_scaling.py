@@ -175,8 +175,11 @@ def test_a_program_that_moves_arrays_onto_one_device_is_refused():
             jax.jit(lambda a: a * 2)(jax.device_put(w, jax.devices()[0])), NamedSharding(mesh, P("d"))
         )
 
-    with pytest.raises(ag.CheckFailed, match="moves arrays onto one device"):
-        ag.check_collectives(on_one_device, w, works=ANY_VALUE)
+    with pytest.raises(ag.CheckFailed, match="moves arrays onto one device") as failure:
+        ag.check_collectives(on_one_device, w, works=ANY_VALUE, section="16#Tensor parallel")
+    assert "Try:" in str(failure.value) and "Reread: course/16_scaling.ipynb#Tensor-parallel" in str(failure.value)
+    with pytest.raises(ag.CheckFailed, match="Reread: course/16_scaling.ipynb#A-model-to-scale"):
+        ag.memory_per_device(on_one_device, w)
     gathered = jax.jit(lambda w: w * 2, out_shardings=NamedSharding(mesh, P()))  # a sharding, not a device
     ag.check_collectives(gathered, w, uses=["all-gather"], works=ANY_VALUE)
 
