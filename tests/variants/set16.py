@@ -581,6 +581,12 @@ VARIANTS = {
         "loses": {"test_megatron", "test_megatron_structure"},
         "says": ["out_specs which require replication", "jax.lax.psum(value, axis)"],
     },
+    # The shares added over a misspelled axis: inside shard_map JAX stops at an assert with no message.
+    "megatron_psum_misspelled_axis": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("hidden @ d, 'model')", "hidden @ d, 'modle')")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["jax.lax.psum names the axis 'modle'", "its axes are 'data', 'model'", "mesh.axis_names", "Reread:"],
+    },
     # A mesh axis the mesh does not have, typed in the specs.
     "megatron_wrong_axis_name": {
         "answers": {"megatron": _GLU_SHARD_MAP.replace("P('data', None)", "P('batch', None)")},
