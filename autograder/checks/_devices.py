@@ -8,6 +8,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from ._diagnose import default_device, setting_failure
 from ._errors import CheckFailed, name_of
 from ._structure import _walk, trace
 from ._works import Works, confirm, confirm_call
@@ -97,9 +98,12 @@ def check_sharding(
         )
     if not actual.is_equivalent_to(expected, np.ndim(x)):
         spec = getattr(expected, "spec", expected)
-        raise CheckFailed(
+        failure = CheckFailed(
             f"{what} is laid out as {actual}, not as requested ({spec}).",
             hint="ask jit for it with out_shardings=NamedSharding(mesh, P(...)), or move the result with "
             "jax.device_put / jax.reshard.",
             section=section,
         )
+        if len(actual.device_set) == 1 and (device := default_device()):
+            raise setting_failure(failure, "default_device", device, section)
+        raise failure

@@ -13,7 +13,10 @@ import sys
 import types
 from collections.abc import Iterable, Iterator
 
-from ._mistakes import FROM_JAX, MISTAKES, Mistake
+import jax
+
+from ._errors import CheckFailed
+from ._mistakes import FROM_JAX, MISTAKES, SYMPTOMS, Mistake
 
 
 def _chain(error: BaseException | None) -> Iterator[BaseException]:
@@ -158,3 +161,19 @@ def explained(error: BaseException, tb: types.TracebackType | None = None) -> bo
     if "What it means:" not in str(error):  # an exception type that keeps its message elsewhere
         error.add_note(f"What it means: {mistake.explain(current_set(tb))}")
     return True
+
+
+def setting_failure(failure: CheckFailed, symptom: str, value: str, section: str | None) -> CheckFailed:
+    """`failure`, with the global setting that may cause it named (its value), and the setting's Try and Reread."""
+    mistake = SYMPTOMS[symptom]
+    return CheckFailed(
+        f"{failure.problem} A global setting may be the cause: {mistake.cause} Here it is {value}.",
+        hint=mistake.hint + (f" If it still fails without the setting: {failure.hint}" if failure.hint else ""),
+        section=mistake.section(current_set(section=section)),
+    )
+
+
+def default_device() -> str | None:
+    """The device jax_default_device puts every array made without a sharding on, if it is set."""
+    value = jax.config.jax_default_device
+    return None if value is None else str(value)

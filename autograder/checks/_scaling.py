@@ -13,6 +13,7 @@ import numpy as np
 
 from ._compiled import Collective, compiled_collectives, memory_per_device
 from ._compiles import _refuse_replaced_reporting, _register, _unregister
+from ._diagnose import default_device, setting_failure
 from ._errors import CheckFailed, name_of
 from ._works import Works, confirm, confirm_call
 
@@ -155,12 +156,15 @@ def check_not_replicated(
                 if len(sharding.device_set) == 1
                 else f"on each of {len(sharding.device_set)} devices"
             )
-            raise CheckFailed(
+            failure = CheckFailed(
                 f"{where} is whole {place} (shape {tuple(leaf.shape)}, {leaf.nbytes / 2**20:.2f} MiB each): a "
                 "replicated copy, where each device should hold only its piece.",
                 hint=hint or "lay it out with NamedSharding(mesh, P(axis)), and keep that layout in the outputs.",
                 section=section,
             )
+            if len(sharding.device_set) == 1 and (device := default_device()):
+                raise setting_failure(failure, "default_device", device, section)
+            raise failure
 
 
 def check_no_program_built(

@@ -56,6 +56,11 @@ def _nans():
         return jnp.log(-X)
 
 
+def _fp8_products():
+    with jax.default_matmul_precision("ANY_F8_ANY_F8_F32"):
+        return jnp.ones((2, 2)) @ jnp.ones((2, 2))
+
+
 # Each classic mistake, made; the words its diagnosis must say.
 MADE = {
     "in place": (_assign, "x.at[i].set"),
@@ -84,6 +89,7 @@ MADE = {
     "a removed name": (lambda: jax.tree_map(jnp.sin, X), "jax.tree.map"),  # pyright: ignore[reportAttributeAccessIssue]
     "rank promotion set to raise": (_ranks, "jax_numpy_rank_promotion"),
     "debug_nans left on": (_nans, "jax_debug_nans"),
+    "matmul precision the backend lacks": (_fp8_products, "jax_default_matmul_precision"),
 }
 
 
