@@ -87,7 +87,13 @@ def check_collective(
 
 
 def check_sharding(
-    x: Any, expected: jax.sharding.Sharding, *, works: Works, what: str = "your result", section: str | None = None
+    x: Any,
+    expected: jax.sharding.Sharding,
+    *,
+    works: Works,
+    what: str = "your result",
+    hint: str | None = None,
+    section: str | None = None,
 ) -> None:
     """Check that array `x` is laid out across devices as `expected` says, once `works` confirms its values."""
     confirm(x, works, what=what, section=section)
@@ -100,7 +106,8 @@ def check_sharding(
         spec = getattr(expected, "spec", expected)
         failure = CheckFailed(
             f"{what} is laid out as {actual}, not as requested ({spec}).",
-            hint="ask jit for it with out_shardings=NamedSharding(mesh, P(...)), or move the result with "
+            hint=hint
+            or "ask jit for it with out_shardings=NamedSharding(mesh, P(...)), or move the result with "
             "jax.device_put / jax.reshard.",
             section=section,
         )
