@@ -100,7 +100,10 @@ def check_sharding(
     actual = getattr(x, "sharding", None)
     if actual is None:
         raise CheckFailed(
-            f"{what} is not a JAX array (it is a {type(x).__name__}), so it has no sharding.", section=section
+            f"{what} is not a JAX array (it is a {type(x).__name__}), so it has no sharding.",
+            hint="build it with JAX (jnp operations, jax.jit or jax.device_put), not NumPy, so that it lives on the "
+            "devices.",
+            section=section,
         )
     if not actual.is_equivalent_to(expected, np.ndim(x)):
         spec = getattr(expected, "spec", expected)

@@ -222,7 +222,11 @@ def check_figures(
         actual, expected = {"": actual}, {"": expected}
     elif not isinstance(actual, dict) or set(actual) != set(expected):
         keys = sorted(actual) if isinstance(actual, dict) else type(actual).__name__
-        raise CheckFailed(f"{what} should be a dict with keys {sorted(expected)}, not {keys}.", section=section)
+        raise CheckFailed(
+            f"{what} should be a dict with keys {sorted(expected)}, not {keys}.",
+            hint="return one entry for each figure the problem lists, under the name it gives.",
+            section=section,
+        )
     for key, want in expected.items():
         got, name = actual[key], f"{what}[{key!r}]" if key else what
         if _number(want):
