@@ -1,15 +1,17 @@
 """One student regraded: `jax-course grade A --student X` against stock `nbgrader autograde A --student X`.
 
-Builds an nbgrader course of this repository with one assignment (default 04_jit) and a few submissions of
-its reference answers, then regrades one student (`--force --student`) under each command, alternately,
-several times. For each command it prints the wall-clock seconds (median and range) and the peak memory
-of the whole process tree (the command, its kernels, and anything they start; resident memory summed
-over the tree, sampled every 50 ms with psutil), and the ratio. Both use the course's nbgrader_config.py.
-A benchmark, not a test: it always exits 0.
+In two courses: this repository's, with one assignment (default 04_jit) and a few submissions of its
+reference answers; and a plain nbgrader course that never uses this course's checks or JAX ("lab" of
+tests/courses.py: two notebooks, a helper module beside them, its own folder names). In each it regrades
+one student (`--force --student`) under each command, alternately, several times, and prints for each
+command the wall-clock seconds (median and range) and the peak memory of the whole process tree (the
+command, its kernels, and anything they start; resident memory summed over the tree, sampled every 50 ms
+with psutil), then ours / stock of both, medians over the runs. Both commands read the course's
+nbgrader_config.py. A benchmark, not a test: it always exits 0.
 
 Run from the checkout (about 5 minutes on 2 cores):
 
-    PATH=.venv/bin:$PATH .venv/bin/python bench/grade_one.py [--runs 3] [--assignment 04_jit]
+    PATH=.venv/bin:$PATH .venv/bin/python bench/grade_one.py [--runs 3] [--assignment 04_jit] [--course both]
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # nbgrader runs `alembic`
+
+from courses import LAB, build  # noqa: E402
 
 from autograder._config import DEFAULT_SEED  # noqa: E402
 
@@ -61,44 +65,77 @@ def measured(command: list[str], cwd: Path) -> tuple[float, float, int]:
     return time.perf_counter() - start, peak / 2**20, child.returncode
 
 
+def this_course(folder: Path, assignment: str, students: int) -> tuple[Path, str, list[str]]:
+    """This repository's course with `students` submissions of `assignment`'s reference answers."""
+    course = make_course(folder, assignment)
+    answers = solution_sources(assignment)
+    names = [f"student{n:02d}" for n in range(students)]
+    for student in names:
+        submit(course, assignment, student, answers)
+    return course, assignment, names
+
+
+def plain_course(folder: Path) -> tuple[Path, str, list[str]]:
+    """tests/courses.py's "lab", a course of nothing but nbgrader, with its students' submissions."""
+    build(LAB, folder)
+    # Alice answered everything: the one regraded.
+    return folder, LAB.assignment, [*(s for s in LAB.students if s != "alice"), "alice"]
+
+
+def compare(name: str, course: Path, assignment: str, students: list[str], runs: int) -> dict[str, tuple[float, float]]:
+    """Regrade the last of `students` `runs` times under each command; print each run and the medians;
+    (median s, median MB) of each command."""
+    one = students[-1]
+    commands = {
+        "stock": ["nbgrader", "autograde", assignment, "--force", "--student", one],
+        "ours": ["jax-course", "grade", assignment, "--force", "--student", one],
+    }
+    print(f"\n{name}: {assignment}, {len(students)} submissions in the course, regrading {one}; {os.cpu_count()} cores")
+    results: dict[str, list[tuple[float, float, int]]] = {command: [] for command in commands}
+    for run in range(runs):
+        for grader, command in commands.items():
+            results[grader].append(measured(command, course))
+            seconds, peak, status = results[grader][-1]
+            print(f"  run {run + 1} {grader:<5}: {seconds:6.1f} s, peak {peak:6.0f} MB, exit {status}", flush=True)
+    print(f"{'grader':<8}{'median s':>10}{'min s':>8}{'max s':>8}{'median MB':>11}{'max MB':>8}")
+    medians = {}
+    for grader, rows in results.items():
+        seconds, peaks = [s for s, _, _ in rows], [p for _, p, _ in rows]
+        medians[grader] = statistics.median(seconds), statistics.median(peaks)
+        row = f"{medians[grader][0]:>10.1f}{min(seconds):>8.1f}{max(seconds):>8.1f}"
+        print(f"{grader:<8}{row}{medians[grader][1]:>11.0f}{max(peaks):>8.0f}")
+    return medians
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--assignment", default="04_jit")
+    parser.add_argument("--assignment", default="04_jit", help="this course's assignment (default 04_jit)")
+    parser.add_argument("--course", choices=("both", "this", "plain"), default="both", help="which (default both)")
     parser.add_argument("--runs", type=int, default=3, help="regrades under each command (default 3)")
-    parser.add_argument("--students", type=int, default=4, help="submissions in the course (default 4)")
+    parser.add_argument("--students", type=int, default=4, help="submissions in this course (default 4)")
     args = parser.parse_args()
     for name in ("JAXCOURSE_RECORD_REFERENCES", "JAXCOURSE_REFERENCES"):
         os.environ.pop(name, None)
     os.environ["JAXCOURSE_GRADER_SEED"] = str(DEFAULT_SEED)  # the package's references serve both graders
+    ratios = {}
     with tempfile.TemporaryDirectory(prefix="grade-one-") as folder:
         os.environ["JUPYTER_DATA_DIR"] = str(Path(folder) / "jupyter-data")
-        course = make_course(Path(folder), args.assignment)
-        answers = solution_sources(args.assignment)
-        students = [f"student{n:02d}" for n in range(args.students)]
-        for student in students:
-            submit(course, args.assignment, student, answers)
-        one = students[-1]
-        commands = {
-            "stock": ["nbgrader", "autograde", args.assignment, "--force", "--student", one],
-            "ours": ["jax-course", "grade", args.assignment, "--force", "--student", one],
-        }
-        print(f"{args.assignment}, {len(students)} submissions in the course, regrading {one}; {os.cpu_count()} cores")
-        results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in commands}
-        for run in range(args.runs):
-            for name, command in commands.items():
-                results[name].append(measured(command, course))
-                seconds, peak, status = results[name][-1]
-                print(f"  run {run + 1} {name:<5}: {seconds:6.1f} s, peak {peak:6.0f} MB, exit {status}", flush=True)
-        scores = read_scores(course, args.assignment).get(one, {})
-        print(f"  {one}'s score after the last regrade: {sum(scores.values()):g}")
-        print(f"\n{'grader':<8}{'median s':>10}{'min s':>8}{'max s':>8}{'peak MB':>10}")
-        medians = {}
-        for name, rows in results.items():
-            seconds = [s for s, _, _ in rows]
-            medians[name] = statistics.median(seconds)
-            peak = max(p for _, p, _ in rows)
-            print(f"{name:<8}{medians[name]:>10.1f}{min(seconds):>8.1f}{max(seconds):>8.1f}{peak:>10.0f}")
-        print(f"ours / stock, median time: {medians['ours'] / medians['stock']:.2f}")
+        if args.course in ("both", "this"):
+            (Path(folder) / "this").mkdir()
+            course, assignment, students = this_course(Path(folder) / "this", args.assignment, args.students)
+            medians = compare("this course", course, assignment, students, args.runs)
+            scores = read_scores(course, assignment).get(students[-1], {})
+            print(f"{students[-1]}'s score after the last regrade: {sum(scores.values()):g}")
+            ratios[f"this course ({assignment})"] = medians
+        if args.course in ("both", "plain"):
+            (Path(folder) / "plain").mkdir()
+            course, assignment, students = plain_course(Path(folder) / "plain")
+            plain = compare("a plain nbgrader course", course, assignment, students, args.runs)
+            ratios[f"plain nbgrader ({assignment})"] = plain
+    print(f"\n{'ours / stock, medians':<32}{'time':>8}{'peak memory':>13}")
+    for name, medians in ratios.items():
+        (ours_s, ours_mb), (stock_s, stock_mb) = medians["ours"], medians["stock"]
+        print(f"{name:<32}{ours_s / stock_s:>8.2f}{ours_mb / stock_mb:>13.2f}")
     return 0
 
 

@@ -16,37 +16,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from courses import COURSES, DUE, Course
+from courses import COURSES, Course, build, configure
 
-from support import VENV_BIN, run
+from support import VENV_BIN
 
 pytestmark = pytest.mark.grading
 
 COMMANDS = {"stock": [str(VENV_BIN / "nbgrader"), "autograde"], "ours": [str(VENV_BIN / "jax-course"), "grade"]}
-
-
-def _configure(course: Course, root: Path) -> None:
-    (root / "nbgrader_config.py").write_text(course.config.replace("{root}", str(root)))
-
-
-def _build(course: Course, root: Path) -> None:
-    from nbgrader.api import Gradebook
-
-    _configure(course, root)
-    for name, text in course.files.items():
-        path = root / course.folders["source"] / course.assignment / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    with Gradebook(f"sqlite:///{root / course.db}", course.course_id) as gb:
-        gb.update_or_create_assignment(course.assignment, duedate=DUE)
-    run(str(VENV_BIN / "nbgrader"), "generate_assignment", course.assignment, cwd=root)
-    released = root / course.folders["release"] / course.assignment
-    for student, files in course.students.items():
-        folder = root / course.folders["submitted"] / student / course.assignment
-        folder.mkdir(parents=True)
-        for name, made in files.items():
-            text = made if isinstance(made, str) else made((released / name).read_text())
-            (folder / name).write_text(text)
 
 
 def _grade(course: Course, root: Path, grader: str) -> tuple[int, str]:
@@ -118,11 +94,11 @@ def _differences(name: str, stock: object, ours: object) -> list[str]:
 def test_a_real_world_course_grades_the_same_under_both_commands(course, tmp_path):
     base = tmp_path / "base"
     base.mkdir()
-    _build(course, base)
+    build(course, base)
     roots = {}
     for grader in COMMANDS:
         roots[grader] = shutil.copytree(base, tmp_path / grader / course.name)
-        _configure(course, roots[grader])  # its own gradebook, where the config names one by absolute path
+        configure(course, roots[grader])  # its own gradebook, where the config names one by absolute path
     with ThreadPoolExecutor(2) as pool:
         graded = {grader: pool.submit(_grade, course, roots[grader], grader) for grader in COMMANDS}
         exits = {grader: future.result() for grader, future in graded.items()}
