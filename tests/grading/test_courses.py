@@ -9,6 +9,7 @@ tests/grading/test_conformance.py holds both to what nbgrader's own tests assert
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -25,13 +26,18 @@ pytestmark = pytest.mark.grading
 COMMANDS = {"stock": [str(VENV_BIN / "nbgrader"), "autograde"], "ours": [str(VENV_BIN / "jax-course"), "grade"]}
 
 
-def _grade(course: Course, root: Path, grader: str) -> tuple[int, str]:
+def _grade(course: Course, root: Path, grader: str, home: Path | None = None) -> tuple[int, str]:
+    """Grade as an instructor would; with `home`, from that folder, whose .jupyter/nbgrader_config.py names the
+    course's root (as a hub's instructor sets it up)."""
     command = [*COMMANDS[grader], course.assignment]
-    where = root
-    if course.elsewhere:  # as on a hub: from the instructor's home, the course named on the command line
+    where, env = root, None
+    if home is not None:
+        where, env = home, {**os.environ, "HOME": str(home)}
+        env.pop("JUPYTER_CONFIG_DIR", None)
+    elif course.elsewhere:  # as on a hub: from the instructor's home, the course named on the command line
         command.append(f"--course-dir={root}")
         where = root.parent
-    done = subprocess.run(command, cwd=where, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(command, cwd=where, env=env, capture_output=True, text=True, timeout=900)
     return done.returncode, done.stdout + done.stderr
 
 
@@ -116,3 +122,30 @@ def test_a_real_world_course_grades_the_same_under_both_commands(course, tmp_pat
         assert all(said in exits[g][1] for g in COMMANDS), said
         report = (roots["ours"] / "grading" / course.assignment / "report.csv").read_text()
         assert any(line.startswith(f"{student},") and said in line for line in report.splitlines()), report
+
+
+def test_a_course_whose_root_is_set_in_the_users_jupyter_config_grades_the_same_from_another_folder(tmp_path):
+    course = COURSES[1]
+    base = tmp_path / "base"
+    base.mkdir()
+    build(course, base)
+    roots, homes = {}, {}
+    for grader in COMMANDS:
+        roots[grader] = shutil.copytree(base, tmp_path / grader / course.name)
+        configure(course, roots[grader])
+        homes[grader] = tmp_path / grader / "home"
+        (homes[grader] / ".jupyter").mkdir(parents=True)
+        (homes[grader] / ".jupyter" / "nbgrader_config.py").write_text(
+            f"c = get_config()\nc.CourseDirectory.root = {str(roots[grader])!r}\n"
+        )
+    with ThreadPoolExecutor(2) as pool:
+        graded = {grader: pool.submit(_grade, course, roots[grader], grader, homes[grader]) for grader in COMMANDS}
+        exits = {grader: future.result() for grader, future in graded.items()}
+    problems = _differences("exit status", exits["stock"][0], exits["ours"][0])
+    problems += _differences("gradebook", *(_gradebook(course, roots[g]) for g in COMMANDS))
+    problems += _differences("autograded", *(_files(course, roots[g]) for g in COMMANDS))
+    said = "\n".join(f"{g} said: {exits[g][1][-2000:]}" for g in COMMANDS)
+    assert not problems, "\n".join(problems) + "\n" + said
+    assert exits["stock"][0] == 0 and any(v for v in _files(course, roots["ours"]).values() if isinstance(v, list))
+    # Nothing of a course was written where the command ran (a user's caches aside): the config's was graded.
+    assert not [p for g in COMMANDS for p in homes[g].iterdir() if not p.name.startswith(".")], said
