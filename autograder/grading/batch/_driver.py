@@ -1,7 +1,8 @@
 """What runs in the child process that executes one notebook (see `_runner.py`).
 
 The forkserver imports this module once, and with it nbformat and nbgrader, so no
-notebook pays for those imports again.
+notebook pays for those imports again; for one submission graded alone, a driver forked
+before its notebook is known imports them while the grader starts (`standby`).
 """
 
 from __future__ import annotations
