@@ -214,6 +214,7 @@ import nbformat
 from autograder.grading.batch import _runner
 if __name__ == "__main__":
     _runner.start_forkserver(alone=True)
+    _runner._started()
     waiting = [child.pid for child, _ in _runner._standby]
     cell = nbformat.v4.new_code_cell("import os\\nprint(os.getppid())")
     notebook = nbformat.writes(nbformat.v4.new_notebook(cells=[cell]))
@@ -224,6 +225,7 @@ if __name__ == "__main__":
         ran.append(int(nbformat.reads(done.notebook, as_version=4).cells[0].outputs[0]["text"]))
         waiting += [child.pid for child, _ in _runner._standby]
     _runner.start_forkserver(alone=True)  # a grader with nothing to run
+    _runner._started()
     unused = _runner._standby[0][0].pid
     _runner.stop_forkserver()
     print(json.dumps({"waiting": waiting, "ran": ran, "unused": unused}))

@@ -61,6 +61,7 @@ _forkserver.set_forkserver_preload([*_DRIVER_PRELOAD, *PRELOAD])
 _starting = threading.Lock()
 # The driver of one submission graded alone, forked before its notebook is known, and where its job goes.
 _standby: list[tuple[multiprocessing.process.BaseProcess, multiprocessing.connection.Connection]] = []
+_forking: list[threading.Thread] = []
 
 
 @dataclass
@@ -86,13 +87,24 @@ def start_forkserver(alone: bool = False) -> None:
     _forkserver.set_forkserver_preload(_DRIVER_PRELOAD[:1] if alone else [*_DRIVER_PRELOAD, *PRELOAD])
     with environment_with(THREAD_LIMITS):
         multiprocessing.forkserver.ensure_running()
-    if alone and not _standby:
+    if alone and not (_standby or _forking):
+        # In the background: the forkserver answers once it has imported its own preload.
+        _forking.append(threading.Thread(target=_start_standby, args=(True,), daemon=True))
+        _forking[-1].start()
+
+
+def _started() -> None:
+    """Wait for a driver being forked in the background (`start_forkserver`)."""
+    while _forking:
+        _forking.pop().join()
+
+
+def _start_standby(lock: bool = False) -> None:
+    """Fork a driver that waits for its notebook (`_driver.standby`); holding `_starting`, or taking it (`lock`)."""
+    if lock:
         with _starting:
             _start_standby()
-
-
-def _start_standby() -> None:
-    """Fork a driver that waits for its notebook (`_driver.standby`). Called holding `_starting`."""
+        return
     jobs, send = _forkserver.Pipe(duplex=False)
     child = _forkserver.Process(target=_driver.standby, args=(jobs,), daemon=True)
     child.start()
@@ -108,6 +120,7 @@ def stop_forkserver() -> None:
     over, so the forkserver is ended rather than asked: a batch with nothing to grade would otherwise wait
     for it to finish importing the kernels' libraries.
     """
+    _started()
     while _standby:
         child, jobs = _standby.pop()
         jobs.close()
@@ -246,6 +259,7 @@ def execute_submission(
             grader=os.getpid(),
             env={**THREAD_LIMITS, **hidden, "NBGRADER_EXECUTION": "autograde", GRADED_BY: str(os.getpid())},
         )
+        _started()
         with _starting:
             child = _driver_for(job, more)
         assert child.pid is not None
