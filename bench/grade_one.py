@@ -5,8 +5,9 @@ reference answers; and a plain nbgrader course that never uses this course's che
 tests/courses.py: two notebooks, a helper module beside them, its own folder names). In each it regrades
 one student (`--force --student`) under each command, alternately, several times, and prints for each
 command the wall-clock seconds (median and range) and the peak memory of the whole process tree (the
-command, its kernels, and anything they start; resident memory summed over the tree, sampled every 50 ms
-with psutil), then ours / stock of both, medians over the runs. Both commands read the course's
+command, its kernels, and anything they start; sampled every 50 ms with psutil): resident memory summed
+over the tree (RSS), and its proportional share (PSS), which counts once the pages forked processes
+share; then ours / stock of each, medians over the runs. Both commands read the course's
 nbgrader_config.py. A benchmark, not a test: it always exits 0.
 
 Run from the checkout (about 5 minutes on 2 cores):
@@ -40,29 +41,33 @@ from support import make_course, read_scores, solution_sources, submit  # noqa: 
 _SAMPLE_SECONDS = 0.05
 
 
-def _tree_rss(process: psutil.Process) -> int:
+def _tree_memory(process: psutil.Process) -> tuple[int, int]:
+    """The process tree's resident memory, and its proportional share (PSS: pages shared by forked processes
+    counted once), in bytes."""
     try:
         members = [process, *process.children(recursive=True)]
     except psutil.NoSuchProcess:
-        return 0
-    total = 0
+        return 0, 0
+    rss = pss = 0
     for member in members:
         try:
-            total += member.memory_info().rss
-        except psutil.NoSuchProcess:
-            pass
-    return total
+            memory = member.memory_full_info()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        rss, pss = rss + memory.rss, pss + memory.pss
+    return rss, pss
 
 
-def measured(command: list[str], cwd: Path) -> tuple[float, float, int]:
-    """(wall seconds, peak MB of the process tree, exit status) of `command`."""
+def measured(command: list[str], cwd: Path) -> tuple[float, float, float, int]:
+    """(wall seconds, peak RSS MB and peak PSS MB of the process tree, exit status) of `command`."""
     start = time.perf_counter()
     child = psutil.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    peak = 0
+    rss = pss = 0
     while child.poll() is None:
-        peak = max(peak, _tree_rss(child))
+        now = _tree_memory(child)
+        rss, pss = max(rss, now[0]), max(pss, now[1])
         time.sleep(_SAMPLE_SECONDS)
-    return time.perf_counter() - start, peak / 2**20, child.returncode
+    return time.perf_counter() - start, rss / 2**20, pss / 2**20, child.returncode
 
 
 def this_course(folder: Path, assignment: str, students: int) -> tuple[Path, str, list[str]]:
@@ -82,28 +87,35 @@ def plain_course(folder: Path) -> tuple[Path, str, list[str]]:
     return folder, LAB.assignment, [*(s for s in LAB.students if s != "alice"), "alice"]
 
 
-def compare(name: str, course: Path, assignment: str, students: list[str], runs: int) -> dict[str, tuple[float, float]]:
+def compare(
+    name: str, course: Path, assignment: str, students: list[str], runs: int
+) -> dict[str, tuple[float, float, float]]:
     """Regrade the last of `students` `runs` times under each command; print each run and the medians;
-    (median s, median MB) of each command."""
+    (median s, median RSS MB, median PSS MB) of each command."""
     one = students[-1]
     commands = {
         "stock": ["nbgrader", "autograde", assignment, "--force", "--student", one],
         "ours": ["jax-course", "grade", assignment, "--force", "--student", one],
     }
     print(f"\n{name}: {assignment}, {len(students)} submissions in the course, regrading {one}; {os.cpu_count()} cores")
-    results: dict[str, list[tuple[float, float, int]]] = {command: [] for command in commands}
+    results: dict[str, list[tuple[float, float, float, int]]] = {command: [] for command in commands}
     for run in range(runs):
         for grader, command in commands.items():
             results[grader].append(measured(command, course))
-            seconds, peak, status = results[grader][-1]
-            print(f"  run {run + 1} {grader:<5}: {seconds:6.1f} s, peak {peak:6.0f} MB, exit {status}", flush=True)
-    print(f"{'grader':<8}{'median s':>10}{'min s':>8}{'max s':>8}{'median MB':>11}{'max MB':>8}")
+            seconds, rss, pss, status = results[grader][-1]
+            said = f"{seconds:6.1f} s, peak RSS {rss:6.0f} MB, PSS {pss:6.0f} MB, exit {status}"
+            print(f"  run {run + 1} {grader:<5}: {said}", flush=True)
+    print(f"{'grader':<8}{'median s':>10}{'min s':>8}{'max s':>8}{'RSS MB':>8}{'PSS MB':>8}  (medians)")
     medians = {}
     for grader, rows in results.items():
-        seconds, peaks = [s for s, _, _ in rows], [p for _, p, _ in rows]
-        medians[grader] = statistics.median(seconds), statistics.median(peaks)
+        seconds = [row[0] for row in rows]
+        medians[grader] = (
+            statistics.median(seconds),
+            statistics.median(row[1] for row in rows),
+            statistics.median(row[2] for row in rows),
+        )
         row = f"{medians[grader][0]:>10.1f}{min(seconds):>8.1f}{max(seconds):>8.1f}"
-        print(f"{grader:<8}{row}{medians[grader][1]:>11.0f}{max(peaks):>8.0f}")
+        print(f"{grader:<8}{row}{medians[grader][1]:>8.0f}{medians[grader][2]:>8.0f}")
     return medians
 
 
@@ -132,10 +144,10 @@ def main() -> int:
             course, assignment, students = plain_course(Path(folder) / "plain")
             plain = compare("a plain nbgrader course", course, assignment, students, args.runs)
             ratios[f"plain nbgrader ({assignment})"] = plain
-    print(f"\n{'ours / stock, medians':<32}{'time':>8}{'peak memory':>13}")
+    print(f"\n{'ours / stock, medians':<32}{'time':>8}{'peak RSS':>10}{'peak PSS':>10}")
     for name, medians in ratios.items():
-        (ours_s, ours_mb), (stock_s, stock_mb) = medians["ours"], medians["stock"]
-        print(f"{name:<32}{ours_s / stock_s:>8.2f}{ours_mb / stock_mb:>13.2f}")
+        ours, stock = medians["ours"], medians["stock"]
+        print(f"{name:<32}" + "".join(f"{o / s:>{w}.2f}" for o, s, w in zip(ours, stock, (8, 10, 10), strict=True)))
     return 0
 
 
