@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from support import VENV_BIN, run
 
 DUE = "2026-03-02 17:00:00 UTC"
 
@@ -182,3 +185,29 @@ c.ClearSolutions.code_stub = {"python": "# your code here\\nraise NotImplemented
 )
 
 COURSES = [LAB, HUB]
+
+
+def configure(course: Course, root: Path) -> None:
+    """The course's nbgrader_config.py in `root`."""
+    (root / "nbgrader_config.py").write_text(course.config.replace("{root}", str(root)))
+
+
+def build(course: Course, root: Path) -> None:
+    """`course` in `root`: its sources, its gradebook, released by nbgrader, and every student's submission."""
+    from nbgrader.api import Gradebook
+
+    configure(course, root)
+    for name, text in course.files.items():
+        path = root / course.folders["source"] / course.assignment / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    with Gradebook(f"sqlite:///{root / course.db}", course.course_id) as gb:
+        gb.update_or_create_assignment(course.assignment, duedate=DUE)
+    run(str(VENV_BIN / "nbgrader"), "generate_assignment", course.assignment, cwd=root)
+    released = root / course.folders["release"] / course.assignment
+    for student, files in course.students.items():
+        folder = root / course.folders["submitted"] / student / course.assignment
+        folder.mkdir(parents=True)
+        for name, made in files.items():
+            text = made if isinstance(made, str) else made((released / name).read_text())
+            (folder / name).write_text(text)

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._backend import backend
-from ._diagnose import current_set
+from ._diagnose import current_set, setting_failure
 from ._errors import CheckFailed
 from ._mistakes import SYMPTOMS
 from ._symptoms import dtype_symptom, narrowed, shape_symptom, value_symptom, x64_twins
@@ -169,8 +169,21 @@ def _compare_leaves(
             _check_values(name, got_np, want_np, rtol, atol, section, carried, hint, reveal)
         except CheckFailed as failure:
             if narrow is None and not (jax.config.jax_enable_x64 and narrowed(got_np.dtype)):
+                if (lowered := lowered_precision()) is not None:
+                    raise setting_failure(failure, "matmul_precision", repr(lowered), section) from None
                 raise
             raise _x64_failure(failure, section) from None
+
+
+# What jax_default_matmul_precision may hold that still means full float32 products (None: the backend's default).
+_FULL_PRECISION = (None, "default", "highest", "float32")
+
+
+def lowered_precision() -> str | None:
+    """The reduced precision jax_default_matmul_precision asks of every matrix product, where the backend heeds it
+    (a GPU or TPU: this CPU computes float32 products in full whatever the setting); else None."""
+    value = jax.config.jax_default_matmul_precision
+    return None if value in _FULL_PRECISION or backend() == "cpu" else str(value)
 
 
 # What a value that differs says when jax_enable_x64 made one side 64-bit: the setting may be the cause.

@@ -21,6 +21,8 @@ KINDS = ("all-gather", "reduce-scatter", "all-reduce", "all-to-all", "collective
 _OP = re.compile(rf"^\s*(?:ROOT )?%\S+ = (?P<type>.+?) (?P<kind>{'|'.join(KINDS)})\(")
 _SHAPE = re.compile(r"\b([a-z][a-z0-9]*)\[([0-9,]*)\]")
 # Bits per element of HLO's element types; the 8-bit floats (f8e4m3fn, ...) are the rest.
+# Where lecture 16 makes a strategy a choice of layouts, with jit and its shardings.
+_LAYOUTS = "16#A model to scale"
 _BITS = {"pred": 8, "s4": 4, "u4": 4, "s8": 8, "u8": 8, "s16": 16, "u16": 16, "f16": 16, "bf16": 16}
 _BITS |= {"s32": 32, "u32": 32, "f32": 32, "s64": 64, "u64": 64, "f64": 64, "c64": 64, "c128": 128}
 
@@ -95,14 +97,17 @@ def _moved_to_one_device(f: Callable, args: tuple, what: str) -> bool:
     return False
 
 
-def compile_program(f: Callable, *args: Any, what: str | None = None) -> Any:
-    """The compiled program of `f(*args)`: `f.lower` for a jitted `f` (its shardings kept), else `jax.jit(f)`."""
+def compile_program(f: Callable, *args: Any, what: str | None = None, section: str | None = None) -> Any:
+    """The compiled program of `f(*args)`: `f.lower` for a jitted `f` (its shardings kept), else `jax.jit(f)`.
+    `section`: the lecture section a failure sends the student back to (by default, where strategies are layouts)."""
     what = name_of(f, what)
+    section = section or _LAYOUTS
     if _moved_to_one_device(f, args, what):
         raise CheckFailed(
             f"{what} moves arrays onto one device (jax.device_put(x, device)): the work after that runs there, "
             "not spread over the devices, whatever layout its result is given afterwards.",
             hint="keep the arrays on the mesh and let jit (with shardings) or shard_map split the work.",
+            section=section,
         )
     own: Any = getattr(f, "lower", None)
     lower: Callable[..., Any] = own if callable(own) else jax.jit(f).lower  # a jitted f keeps its shardings
@@ -119,12 +124,13 @@ def compile_program(f: Callable, *args: Any, what: str | None = None) -> Any:
                 f"{what} could not be compiled into one program for the devices ({type(error).__name__}: {first}).",
                 hint="build it from JAX operations on the arrays as they are laid out (jit, shard_map), not NumPy "
                 "on the host or arrays moved to one device.",
+                section=section,
             ) from None
 
 
-def compiled_collectives(f: Callable, *args: Any) -> list[Collective]:
+def compiled_collectives(f: Callable, *args: Any, section: str | None = None) -> list[Collective]:
     """The collectives of the compiled program of `f(*args)`."""
-    return hlo_collectives(compile_program(f, *args))
+    return hlo_collectives(compile_program(f, *args, section=section))
 
 
 def collective_bytes(f: Callable, *args: Any) -> dict[str, float]:
@@ -135,10 +141,10 @@ def collective_bytes(f: Callable, *args: Any) -> dict[str, float]:
     return sent
 
 
-def memory_per_device(f: Callable, *args: Any) -> dict[str, int]:
+def memory_per_device(f: Callable, *args: Any, section: str | None = None) -> dict[str, int]:
     """Bytes per device of the compiled program of `f(*args)`: its arguments, outputs and temporaries, and how
     much of the outputs reuses the arguments' buffers (`alias`), from `memory_analysis()`."""
-    stats = compile_program(f, *args).memory_analysis()
+    stats = compile_program(f, *args, section=section).memory_analysis()
     return {part: int(getattr(stats, f"{part}_size_in_bytes")) for part in ("argument", "output", "temp", "alias")}
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from ._diagnose import default_device, setting_failure
 from ._errors import CheckFailed, name_of
 from ._structure import _walk, trace
 from ._works import Works, confirm, confirm_call
@@ -86,20 +87,33 @@ def check_collective(
 
 
 def check_sharding(
-    x: Any, expected: jax.sharding.Sharding, *, works: Works, what: str = "your result", section: str | None = None
+    x: Any,
+    expected: jax.sharding.Sharding,
+    *,
+    works: Works,
+    what: str = "your result",
+    hint: str | None = None,
+    section: str | None = None,
 ) -> None:
     """Check that array `x` is laid out across devices as `expected` says, once `works` confirms its values."""
     confirm(x, works, what=what, section=section)
     actual = getattr(x, "sharding", None)
     if actual is None:
         raise CheckFailed(
-            f"{what} is not a JAX array (it is a {type(x).__name__}), so it has no sharding.", section=section
+            f"{what} is not a JAX array (it is a {type(x).__name__}), so it has no sharding.",
+            hint="build it with JAX (jnp operations, jax.jit or jax.device_put), not NumPy, so that it lives on the "
+            "devices.",
+            section=section,
         )
     if not actual.is_equivalent_to(expected, np.ndim(x)):
         spec = getattr(expected, "spec", expected)
-        raise CheckFailed(
+        failure = CheckFailed(
             f"{what} is laid out as {actual}, not as requested ({spec}).",
-            hint="ask jit for it with out_shardings=NamedSharding(mesh, P(...)), or move the result with "
+            hint=hint
+            or "ask jit for it with out_shardings=NamedSharding(mesh, P(...)), or move the result with "
             "jax.device_put / jax.reshard.",
             section=section,
         )
+        if len(actual.device_set) == 1 and (device := default_device()):
+            raise setting_failure(failure, "default_device", device, section)
+        raise failure

@@ -13,7 +13,10 @@ import sys
 import types
 from collections.abc import Iterable, Iterator
 
-from ._mistakes import FROM_JAX, MISTAKES, Mistake
+import jax
+
+from ._errors import CheckFailed
+from ._mistakes import FROM_JAX, MISTAKES, SYMPTOMS, Mistake
 
 
 def _chain(error: BaseException | None) -> Iterator[BaseException]:
@@ -36,6 +39,54 @@ def mistake_of(error: BaseException) -> Mistake | None:
             if names & set(mistake.errors):
                 return mistake
     return None
+
+
+_COLLECTIVE = re.compile(r"\b(psum|pmean|pmax|pmin|psum_scatter|all_gather|all_to_all|ppermute|axis_index)\s*\(")
+_NAME = re.compile(r"""["'](\w+)["']""")
+
+
+def _axis_names(names: list[str], local: dict) -> Iterator[str]:
+    """The axis names that variables `names` hold in a frame's `local`s: a string, or a tuple of strings."""
+    for name in names:
+        value = local.get(name)
+        for axis in (value,) if isinstance(value, str) else value if isinstance(value, tuple) else ():
+            if isinstance(axis, str):
+                yield axis
+
+
+def unknown_axis(error: BaseException) -> str | None:
+    """Words for the bare `AssertionError` (no text) JAX raises when a collective inside `shard_map` names an axis
+    its mesh does not have: the axis used and the mesh's, read from the frames the error went through."""
+    if type(error) is not AssertionError or str(error):
+        return None
+    entries = list(walk(error.__traceback__))[::-1]  # innermost first
+    mesh_axes = next(
+        (
+            tuple(value.axis_names)
+            for entry in entries
+            for value in entry.tb_frame.f_locals.values()
+            if type(value).__name__ in ("Mesh", "AbstractMesh") and getattr(value, "axis_names", None)
+        ),
+        None,
+    )
+    used, collective = (), "a collective"
+    for entry in entries:
+        code = entry.tb_frame.f_code
+        if code.co_name == "pvary" and isinstance(axes := entry.tb_frame.f_locals.get("axes"), tuple) and not used:
+            used = axes  # JAX's own: the axes it was asked to vary over
+        theirs = f"{os.sep}jax{os.sep}" not in code.co_filename  # a notebook cell, or a module of the student's
+        if theirs and (call := _COLLECTIVE.search(linecache.getline(code.co_filename, entry.tb_lineno))):
+            collective = f"jax.lax.{call[1]}"
+            rest, local = call.string[call.end() :], entry.tb_frame.f_locals
+            used = used or (*_NAME.findall(rest), *_axis_names(re.findall(r"\b[A-Za-z_]\w*\b", rest), local))
+            break
+    unknown = [axis for axis in used if mesh_axes and axis not in mesh_axes]
+    if not unknown:
+        return None
+    return (
+        f"{collective} names the axis {', '.join(map(repr, unknown))}, which is not found in mesh: its axes are "
+        f"{', '.join(map(repr, mesh_axes or ()))} (JAX stopped at an assert with no message of its own)."
+    )
 
 
 def _from_jax(error: BaseException) -> bool:
@@ -96,6 +147,8 @@ def current_set(tb: types.TracebackType | None = None, section: str | None = Non
 def explained(error: BaseException, tb: types.TracebackType | None = None) -> bool:
     """Put the course's words after JAX's message in `error`, if it is a classic mistake or another of JAX's
     errors; True if it got them."""
+    if not getattr(error, "_course_words", False) and (words := unknown_axis(error)):
+        error.args = (words,)
     mistake = mistake_of(error) or (FROM_JAX if _from_jax(error) else None)
     if mistake is None or getattr(error, "_course_words", False):
         return mistake is not None
@@ -108,3 +161,19 @@ def explained(error: BaseException, tb: types.TracebackType | None = None) -> bo
     if "What it means:" not in str(error):  # an exception type that keeps its message elsewhere
         error.add_note(f"What it means: {mistake.explain(current_set(tb))}")
     return True
+
+
+def setting_failure(failure: CheckFailed, symptom: str, value: str, section: str | None) -> CheckFailed:
+    """`failure`, with the global setting that may cause it named (its value), and the setting's Try and Reread."""
+    mistake = SYMPTOMS[symptom]
+    return CheckFailed(
+        f"{failure.problem} A global setting may be the cause: {mistake.cause} Here it is {value}.",
+        hint=mistake.hint + (f" If it still fails without the setting: {failure.hint}" if failure.hint else ""),
+        section=mistake.section(current_set(section=section)),
+    )
+
+
+def default_device() -> str | None:
+    """The device jax_default_device puts every array made without a sharding on, if it is set."""
+    value = jax.config.jax_default_device
+    return None if value is None else str(value)

@@ -252,6 +252,39 @@ MISTAKES = (
         says=r"invalid value \(nan\) encountered in",
     ),
     Mistake(
+        "jax_default_matmul_precision set to a precision this backend lacks",
+        "jax_default_matmul_precision (a global setting: jax.config.update in a cell, or a `with "
+        "jax.default_matmul_precision(...)` block) asks every matrix product for a precision this backend cannot "
+        "compute.",
+        "set it back with jax.config.update('jax_default_matmul_precision', None); where one product needs full "
+        "float32, ask that product alone: jnp.matmul(a, b, precision='highest').",
+        {"13": "Precision: bfloat16, TF32 and the grader's tolerances"},
+        "ValueError: The precision 'ANY_F8_ANY_F8_F32' is not supported by dot_general on CPU",
+        says=r"The precision '[^']*' is not supported by dot_general",
+    ),
+    Mistake(
+        "jax_default_matmul_precision lowered for the whole notebook",
+        "jax_default_matmul_precision is set to a reduced precision (a global setting: jax.config.update in a cell, "
+        "or a `with jax.default_matmul_precision(...)` block): on a GPU or TPU every matrix product then rounds its "
+        "inputs (to bfloat16 or TF32), and its values move beyond float32's tolerance.",
+        "set it back with jax.config.update('jax_default_matmul_precision', None) (or 'float32'), and restart "
+        "the kernel to check that the values match without it.",
+        {"13": "Precision: bfloat16, TF32 and the grader's tolerances"},
+        "values that differ by about 1e-2 of their size, with jax_default_matmul_precision set to 'bfloat16'",
+        symptom="matmul_precision",
+    ),
+    Mistake(
+        "jax_default_device set for the whole notebook",
+        "jax_default_device is set (a global setting: jax.config.update in a cell, or a `with "
+        "jax.default_device(...)` block): JAX puts every array made without a sharding, and the work on it, on "
+        "that one device.",
+        "set it back with jax.config.update('jax_default_device', None), and lay arrays out across the devices "
+        "yourself: jax.device_put(x, NamedSharding(mesh, P(...))), or jit with out_shardings.",
+        {"08": "Devices"},
+        "an array on one device, with jax_default_device set",
+        symptom="default_device",
+    ),
+    Mistake(
         "A name JAX has removed",
         "the code uses an older name JAX 0.12 no longer has: jax.tree_map and its relatives (jax.tree_leaves, "
         "jax.tree_flatten, ...), jax.xla_computation, or jax.experimental.maps' xmap.",

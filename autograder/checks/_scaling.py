@@ -13,6 +13,7 @@ import numpy as np
 
 from ._compiled import Collective, compiled_collectives, memory_per_device
 from ._compiles import _refuse_replaced_reporting, _register, _unregister
+from ._diagnose import default_device, setting_failure
 from ._errors import CheckFailed, name_of
 from ._works import Works, confirm, confirm_call
 
@@ -60,7 +61,7 @@ def check_collectives(
     """
     what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
-    found = compiled_collectives(f, *args)
+    found = compiled_collectives(f, *args, section=section)
     kinds = Counter(c.kind for c in found)
     shown = _describe(found)
     for wanted in uses:
@@ -95,7 +96,7 @@ def _check_same_traffic(
     section: str | None,
 ) -> None:  # fmt: skip
     other_args, these, those = same_on
-    sent, other = sum(c.sent for c in found), sum(c.sent for c in compiled_collectives(f, *other_args))
+    sent, other = sum(c.sent for c in found), sum(c.sent for c in compiled_collectives(f, *other_args, section=section))
     if other > 1.05 * sent + 64:  # a few bytes for scalars, such as a loss summed across devices
         raise CheckFailed(
             f"{what} sends {sent / 2**20:.3f} MiB per device in its collectives on {these}, and "
@@ -120,7 +121,7 @@ def check_memory_per_device(
     `parts` of its `memory_analysis()` ("argument", "output", "temp"), once `works` confirms its values."""
     what = name_of(f, what)
     confirm_call(f, args, works, what=what, section=section)
-    memory = memory_per_device(f, *args)
+    memory = memory_per_device(f, *args, section=section)
     parts = tuple(parts)
     total = sum(memory[part] for part in parts)
     if total > at_most:
@@ -155,12 +156,15 @@ def check_not_replicated(
                 if len(sharding.device_set) == 1
                 else f"on each of {len(sharding.device_set)} devices"
             )
-            raise CheckFailed(
+            failure = CheckFailed(
                 f"{where} is whole {place} (shape {tuple(leaf.shape)}, {leaf.nbytes / 2**20:.2f} MiB each): a "
                 "replicated copy, where each device should hold only its piece.",
                 hint=hint or "lay it out with NamedSharding(mesh, P(axis)), and keep that layout in the outputs.",
                 section=section,
             )
+            if len(sharding.device_set) == 1 and (device := default_device()):
+                raise setting_failure(failure, "default_device", device, section)
+            raise failure
 
 
 def check_no_program_built(
@@ -208,15 +212,21 @@ def check_figures(
     hidden: bool = False,
     hint: str | None = None,
     section: str | None = None,
+    causes: Mapping[str, Iterable[tuple[float, str]]] | None = None,
 ) -> None:
     """Check figures a student predicted against those the compiler reports: a number, a word (`"compute"`),
     None, or a dict of them by name, each number within `rtol` relative. On hidden inputs (`hidden`) a message
-    names the figure that differs, never the figure expected."""
+    names the figure that differs, never the figure expected. `causes`: for a figure's name, `(value, cause)`
+    pairs, known mistakes and the figure each gives; a figure within `rtol` of one is said to have that cause."""
     if not isinstance(expected, dict):
         actual, expected = {"": actual}, {"": expected}
     elif not isinstance(actual, dict) or set(actual) != set(expected):
         keys = sorted(actual) if isinstance(actual, dict) else type(actual).__name__
-        raise CheckFailed(f"{what} should be a dict with keys {sorted(expected)}, not {keys}.", section=section)
+        raise CheckFailed(
+            f"{what} should be a dict with keys {sorted(expected)}, not {keys}.",
+            hint="return one entry for each figure the problem lists, under the name it gives.",
+            section=section,
+        )
     for key, want in expected.items():
         got, name = actual[key], f"{what}[{key!r}]" if key else what
         if _number(want):
@@ -230,7 +240,15 @@ def check_figures(
         else:
             told = f"{got!r} where the compiler's figures give {want!r}"
         shown = "does not match the compiler's figure" if hidden else f"is {told}"
-        raise CheckFailed(f"{name} {shown} (allowed: a relative difference of {rtol:g}).", hint=hint, section=section)
+        known = [
+            cause
+            for value, cause in (causes or {}).get(key, ())
+            if _number(got) and abs(float(got) - value) <= rtol * abs(value)
+        ]
+        because = f": {known[0]}" if known else ""
+        raise CheckFailed(
+            f"{name} {shown} (allowed: a relative difference of {rtol:g}){because}.", hint=hint, section=section
+        )
 
 
 def _number(value: Any) -> bool:

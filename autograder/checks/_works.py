@@ -13,6 +13,7 @@ from typing import Any
 
 import jax
 
+from ._errors import CheckFailed
 from ._reference import check_reference
 
 # The id of a reference output recorded from the solutions (`check_reference`), or a check of its own
@@ -33,7 +34,13 @@ def confirm(value: Any, works: Works, *, what: str, section: str | None) -> None
     if isinstance(works, str):
         check_reference(value, works, what=f"{what} (on the inputs of this check)", hint=_VALUES_FIRST, section=section)
     elif callable(works):
-        works(value)
+        try:
+            works(value)
+        except CheckFailed as failure:  # a test's own check, written with neither hint nor section: the check's
+            if failure.hint and failure.section:
+                raise
+            hint, section = failure.hint or _VALUES_FIRST, failure.section or section
+            raise CheckFailed(failure.problem, hint=hint, section=section) from None
     else:
         raise TypeError(f"works= takes a reference id or a check, not {type(works).__name__}")
 

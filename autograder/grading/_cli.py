@@ -124,7 +124,7 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     from .batch._options import OptionError, read
     from .batch._run import grade
     from .references._seed import SeedError
-    from .reports._report import summary_table, write_report
+    from .reports._report import prepare_charts, summary_table, write_report
 
     try:
         options = read(nbgrader_options)
@@ -151,6 +151,8 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
             db_url=args.db,
             nbgrader_options=options.passed,
             progress=sys.stderr.isatty(),
+            # A batch draws its charts after its many notebooks; one student, while the notebook runs.
+            while_running=prepare_charts if alone else None,
         )
     except (GradingError, SeedError) as error:
         return _refuse(str(error))

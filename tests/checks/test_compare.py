@@ -121,3 +121,24 @@ def test_a_hint_says_what_to_try_when_values_differ_and_shape_hints_stay_their_o
     with pytest.raises(ag.CheckFailed, match="Try: check which axis") as shape:
         ag.check_close(jnp.ones(3), jnp.ones(2), hint=hint)
     assert hint not in str(shape.value)
+
+
+def test_a_value_that_differs_with_matmul_precision_lowered_names_the_setting_where_the_backend_heeds_it(monkeypatch):
+    import autograder.checks._compare as compare
+
+    got, want = jnp.array([1.0, 2.0]), jnp.array([1.0, 2.5])
+    with jax.default_matmul_precision("bfloat16"):
+        with pytest.raises(ag.CheckFailed) as on_cpu:
+            ag.check_close(got, want)
+        assert "jax_default_matmul_precision" not in str(on_cpu.value)  # this CPU heeds it not: no lead to follow
+        monkeypatch.setattr(compare, "backend", lambda: "gpu")
+        with pytest.raises(ag.CheckFailed) as on_gpu:
+            ag.check_close(got, want, hint="add the bias")
+    said = str(on_gpu.value)
+    assert "jax_default_matmul_precision is set to a reduced precision" in said and "Here it is 'bfloat16'" in said
+    assert (
+        "Try: set it back" in said and "add the bias" in said and "Reread: course/13_debugging.ipynb#Precision" in said
+    )
+    with pytest.raises(ag.CheckFailed) as unset:
+        ag.check_close(got, want)
+    assert "jax_default_matmul_precision" not in str(unset.value)

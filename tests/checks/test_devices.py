@@ -61,3 +61,22 @@ def test_check_sharding():
         ag.check_sharding(jax.device_put(placed, NamedSharding(mesh, P("y", "x"))), wanted, works=ANY_VALUE)
     with pytest.raises(ag.CheckFailed, match="not a JAX array"):
         ag.check_sharding(np.ones((8, 8)), wanted, works=ANY_VALUE)
+
+
+def test_a_result_on_the_device_jax_default_device_names_names_the_setting():
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    wanted = NamedSharding(jax.make_mesh((4, 2), ("x", "y")), P("x", "y"))
+    with jax.default_device(jax.devices()[1]):
+        on_one = jnp.ones((8, 8))
+        with pytest.raises(ag.CheckFailed) as failure:
+            ag.check_sharding(on_one, wanted, works=ANY_VALUE)
+    said = str(failure.value)
+    assert "not as requested" in said and "jax_default_device is set" in said and "Here it is" in said
+    assert (
+        "jax.config.update('jax_default_device', None)" in said and "Reread: course/08_parallel.ipynb#Devices" in said
+    )
+    with pytest.raises(ag.CheckFailed) as failure:
+        ag.check_sharding(on_one, wanted, works=ANY_VALUE)  # the setting off: the message is the plain one
+    assert "jax_default_device" not in str(failure.value)

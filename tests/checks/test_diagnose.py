@@ -56,6 +56,11 @@ def _nans():
         return jnp.log(-X)
 
 
+def _fp8_products():
+    with jax.default_matmul_precision("ANY_F8_ANY_F8_F32"):
+        return jnp.ones((2, 2)) @ jnp.ones((2, 2))
+
+
 # Each classic mistake, made; the words its diagnosis must say.
 MADE = {
     "in place": (_assign, "x.at[i].set"),
@@ -84,6 +89,7 @@ MADE = {
     "a removed name": (lambda: jax.tree_map(jnp.sin, X), "jax.tree.map"),  # pyright: ignore[reportAttributeAccessIssue]
     "rank promotion set to raise": (_ranks, "jax_numpy_rank_promotion"),
     "debug_nans left on": (_nans, "jax_debug_nans"),
+    "matmul precision the backend lacks": (_fp8_products, "jax_default_matmul_precision"),
 }
 
 
@@ -148,3 +154,29 @@ def test_any_other_error_from_jax_gets_the_course_s_words_too_and_a_python_error
     with pytest.raises(ZeroDivisionError) as raised:
         _ = 1 / 0
     assert not explained(raised.value)
+
+
+def _psum_over(axis):
+    mesh = jax.make_mesh(
+        (2, 1), ("data", "model"), axis_types=(jax.sharding.AxisType.Auto,) * 2, devices=jax.devices()[:2]
+    )
+    spec = jax.sharding.PartitionSpec("data", "model")
+    return jax.jit(jax.shard_map(lambda a: jax.lax.psum(a, axis), mesh=mesh, in_specs=spec, out_specs=spec))(
+        jnp.ones((4, 2))
+    )
+
+
+@pytest.mark.parametrize("filtering", ["tracebackhide", "quiet_remove_frames"])  # a kernel's, a script's
+def test_a_psum_over_an_axis_the_mesh_lacks_is_named_where_jax_says_nothing(filtering):
+    before = jax.config.jax_traceback_filtering
+    jax.config.update("jax_traceback_filtering", filtering)
+    try:
+        with pytest.raises(AssertionError) as raised:
+            _psum_over("modle")
+    finally:
+        jax.config.update("jax_traceback_filtering", before)
+    assert str(raised.value) == "", "JAX now says why itself: the words below may be needed no more"
+    assert explained(raised.value)
+    words = str(raised.value)
+    assert "jax.lax.psum names the axis 'modle', which is not found in mesh: its axes are 'data', 'model'" in words
+    assert "mesh.axis_names" in words and "Try:" in words and "Reread:" in words

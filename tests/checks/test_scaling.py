@@ -175,8 +175,11 @@ def test_a_program_that_moves_arrays_onto_one_device_is_refused():
             jax.jit(lambda a: a * 2)(jax.device_put(w, jax.devices()[0])), NamedSharding(mesh, P("d"))
         )
 
-    with pytest.raises(ag.CheckFailed, match="moves arrays onto one device"):
-        ag.check_collectives(on_one_device, w, works=ANY_VALUE)
+    with pytest.raises(ag.CheckFailed, match="moves arrays onto one device") as failure:
+        ag.check_collectives(on_one_device, w, works=ANY_VALUE, section="16#Tensor parallel")
+    assert "Try:" in str(failure.value) and "Reread: course/16_scaling.ipynb#Tensor-parallel" in str(failure.value)
+    with pytest.raises(ag.CheckFailed, match="Reread: course/16_scaling.ipynb#A-model-to-scale"):
+        ag.memory_per_device(on_one_device, w)
     gathered = jax.jit(lambda w: w * 2, out_shardings=NamedSharding(mesh, P()))  # a sharding, not a device
     ag.check_collectives(gathered, w, uses=["all-gather"], works=ANY_VALUE)
 
@@ -195,3 +198,14 @@ def test_check_figures_compares_numbers_within_a_tolerance_and_words_exactly():
     with pytest.raises(ag.CheckFailed) as failure:
         ag.check_figures(3.0, 7.0, what="f on hidden shapes", hidden=True)
     assert "does not match the compiler's figure" in str(failure.value) and "7" not in str(failure.value).split("(")[0]
+
+
+def test_check_figures_names_the_cause_of_a_known_mistake_and_no_other():
+    causes = {"flops": [(1024.0, "a multiply-add counted as one flop")]}
+    with pytest.raises(ag.CheckFailed, match=r"is 1024 where .*: a multiply-add counted as one flop"):
+        ag.check_figures({"flops": 1024}, {"flops": 2048.0}, causes=causes)
+    with pytest.raises(ag.CheckFailed, match=r"does not match .*: a multiply-add counted as one flop"):
+        ag.check_figures({"flops": 1024}, {"flops": 2048.0}, causes=causes, hidden=True)
+    with pytest.raises(ag.CheckFailed) as failure:
+        ag.check_figures({"flops": 1000}, {"flops": 2048.0}, causes=causes)
+    assert "multiply-add" not in str(failure.value)

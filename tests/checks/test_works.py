@@ -171,3 +171,22 @@ def test_a_recording_run_refuses_one_id_for_two_tests(tmp_path, monkeypatch):
     ag.check_reference(np.ones(2), "demo/twice")
     with pytest.raises(RuntimeError, match="give each its own id"):
         ag.check_reference(np.zeros(2), "demo/twice")
+
+
+def test_a_test_s_own_values_check_without_hint_or_section_gets_the_property_check_s():
+    from autograder.checks._works import confirm
+
+    def own(value):
+        return ag.check_close(value, jnp.ones(2), what="the step")
+
+    with pytest.raises(ag.CheckFailed) as failure:
+        confirm(jnp.zeros(2), own, what="the step", section="16#Tensor parallel")
+    said = str(failure.value)
+    assert "differs" in said and "Try: make the values right first" in said
+    assert "Reread: course/16_scaling.ipynb#Tensor-parallel" in said
+
+    def kept(value):
+        return ag.check_close(value, jnp.ones(2), hint="add the bias", section="08#shard_map")
+
+    with pytest.raises(ag.CheckFailed, match=r"(?s)Try: add the bias\nReread: course/08_parallel.ipynb#shard_map"):
+        confirm(jnp.zeros(2), kept, what="the step", section="16#Tensor parallel")

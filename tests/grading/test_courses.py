@@ -9,6 +9,7 @@ tests/grading/test_conformance.py holds both to what nbgrader's own tests assert
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -16,46 +17,27 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from courses import COURSES, DUE, Course
+from courses import COURSES, Course, build, configure
 
-from support import VENV_BIN, run
+from support import VENV_BIN
 
 pytestmark = pytest.mark.grading
 
 COMMANDS = {"stock": [str(VENV_BIN / "nbgrader"), "autograde"], "ours": [str(VENV_BIN / "jax-course"), "grade"]}
 
 
-def _configure(course: Course, root: Path) -> None:
-    (root / "nbgrader_config.py").write_text(course.config.replace("{root}", str(root)))
-
-
-def _build(course: Course, root: Path) -> None:
-    from nbgrader.api import Gradebook
-
-    _configure(course, root)
-    for name, text in course.files.items():
-        path = root / course.folders["source"] / course.assignment / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    with Gradebook(f"sqlite:///{root / course.db}", course.course_id) as gb:
-        gb.update_or_create_assignment(course.assignment, duedate=DUE)
-    run(str(VENV_BIN / "nbgrader"), "generate_assignment", course.assignment, cwd=root)
-    released = root / course.folders["release"] / course.assignment
-    for student, files in course.students.items():
-        folder = root / course.folders["submitted"] / student / course.assignment
-        folder.mkdir(parents=True)
-        for name, made in files.items():
-            text = made if isinstance(made, str) else made((released / name).read_text())
-            (folder / name).write_text(text)
-
-
-def _grade(course: Course, root: Path, grader: str) -> tuple[int, str]:
+def _grade(course: Course, root: Path, grader: str, home: Path | None = None) -> tuple[int, str]:
+    """Grade as an instructor would; with `home`, from that folder, whose .jupyter/nbgrader_config.py names the
+    course's root (as a hub's instructor sets it up)."""
     command = [*COMMANDS[grader], course.assignment]
-    where = root
-    if course.elsewhere:  # as on a hub: from the instructor's home, the course named on the command line
+    where, env = root, None
+    if home is not None:
+        where, env = home, {**os.environ, "HOME": str(home)}
+        env.pop("JUPYTER_CONFIG_DIR", None)
+    elif course.elsewhere:  # as on a hub: from the instructor's home, the course named on the command line
         command.append(f"--course-dir={root}")
         where = root.parent
-    done = subprocess.run(command, cwd=where, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(command, cwd=where, env=env, capture_output=True, text=True, timeout=900)
     return done.returncode, done.stdout + done.stderr
 
 
@@ -118,11 +100,11 @@ def _differences(name: str, stock: object, ours: object) -> list[str]:
 def test_a_real_world_course_grades_the_same_under_both_commands(course, tmp_path):
     base = tmp_path / "base"
     base.mkdir()
-    _build(course, base)
+    build(course, base)
     roots = {}
     for grader in COMMANDS:
         roots[grader] = shutil.copytree(base, tmp_path / grader / course.name)
-        _configure(course, roots[grader])  # its own gradebook, where the config names one by absolute path
+        configure(course, roots[grader])  # its own gradebook, where the config names one by absolute path
     with ThreadPoolExecutor(2) as pool:
         graded = {grader: pool.submit(_grade, course, roots[grader], grader) for grader in COMMANDS}
         exits = {grader: future.result() for grader, future in graded.items()}
@@ -140,3 +122,30 @@ def test_a_real_world_course_grades_the_same_under_both_commands(course, tmp_pat
         assert all(said in exits[g][1] for g in COMMANDS), said
         report = (roots["ours"] / "grading" / course.assignment / "report.csv").read_text()
         assert any(line.startswith(f"{student},") and said in line for line in report.splitlines()), report
+
+
+def test_a_course_whose_root_is_set_in_the_users_jupyter_config_grades_the_same_from_another_folder(tmp_path):
+    course = COURSES[1]
+    base = tmp_path / "base"
+    base.mkdir()
+    build(course, base)
+    roots, homes = {}, {}
+    for grader in COMMANDS:
+        roots[grader] = shutil.copytree(base, tmp_path / grader / course.name)
+        configure(course, roots[grader])
+        homes[grader] = tmp_path / grader / "home"
+        (homes[grader] / ".jupyter").mkdir(parents=True)
+        (homes[grader] / ".jupyter" / "nbgrader_config.py").write_text(
+            f"c = get_config()\nc.CourseDirectory.root = {str(roots[grader])!r}\n"
+        )
+    with ThreadPoolExecutor(2) as pool:
+        graded = {grader: pool.submit(_grade, course, roots[grader], grader, homes[grader]) for grader in COMMANDS}
+        exits = {grader: future.result() for grader, future in graded.items()}
+    problems = _differences("exit status", exits["stock"][0], exits["ours"][0])
+    problems += _differences("gradebook", *(_gradebook(course, roots[g]) for g in COMMANDS))
+    problems += _differences("autograded", *(_files(course, roots[g]) for g in COMMANDS))
+    said = "\n".join(f"{g} said: {exits[g][1][-2000:]}" for g in COMMANDS)
+    assert not problems, "\n".join(problems) + "\n" + said
+    assert exits["stock"][0] == 0 and any(v for v in _files(course, roots["ours"]).values() if isinstance(v, list))
+    # Nothing of a course was written where the command ran (a user's caches aside): the config's was graded.
+    assert not [p for g in COMMANDS for p in homes[g].iterdir() if not p.name.startswith(".")], said

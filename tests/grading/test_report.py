@@ -70,3 +70,11 @@ def test_scores_are_nbgrader_exports_and_a_cell_waiting_for_its_manual_grade_is_
     console = Console(record=True, width=120)
     console.print(summary_table(run))
     assert "waiting for a manual grade │ 1" in console.export_text()
+
+
+def test_one_submission_gets_its_score_and_no_chart_of_a_class(tmp_path):
+    run = GradingRun("03_tracing", tmp_path / "grading" / "03_tracing")
+    Ledger(run.folder).record(OUTCOMES[0])
+    run.outcomes = OUTCOMES[:1]
+    page = write_report(run)[1].read_text()
+    assert "<p>ada: 2 of 2</p>" in page and "data:image/png" not in page

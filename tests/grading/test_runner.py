@@ -205,3 +205,42 @@ def test_a_submission_that_brings_its_grader_down_twice_is_recorded_and_never_tr
     assert json.loads((course / "grading" / ASSIGNMENT / "done" / "killer.json").read_text()) == killer
     assert again.returncode == 1 and not os.path.exists(f"/dev/shm/{counters['killer']}"), again.stderr[-3000:]
     assert not _leftover_kernels()
+
+
+# As `jax-course grade --student NAME` runs a submission of two notebooks, in a new process.
+GRADE_ALONE = """
+import json, sys
+import nbformat
+from autograder.grading.batch import _runner
+if __name__ == "__main__":
+    _runner.start_forkserver(alone=True)
+    _runner._started()
+    waiting = [child.pid for child, _ in _runner._standby]
+    cell = nbformat.v4.new_code_cell("import os\\nprint(os.getppid())")
+    notebook = nbformat.writes(nbformat.v4.new_notebook(cells=[cell]))
+    ran = []
+    for more in (True, False):
+        done = _runner.execute_submission(notebook, execute_config={"timeout": 60}, notebook_timeout=120,
+                                          memory_mb=4000, more=more)
+        ran.append(int(nbformat.reads(done.notebook, as_version=4).cells[0].outputs[0]["text"]))
+        waiting += [child.pid for child, _ in _runner._standby]
+    _runner.start_forkserver(alone=True)  # a grader with nothing to run
+    _runner._started()
+    unused = _runner._standby[0][0].pid
+    _runner.stop_forkserver()
+    print(json.dumps({"waiting": waiting, "ran": ran, "unused": unused}))
+"""
+
+
+@pytest.mark.grading
+def test_one_student_alone_runs_in_drivers_forked_before_their_notebooks(tmp_path):
+    (tmp_path / "grade_alone.py").write_text(GRADE_ALONE)
+    done = subprocess.run(
+        [sys.executable, tmp_path / "grade_alone.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = json.loads(done.stdout.splitlines()[-1])
+    # The first driver waited from the start; the second was forked as the first notebook began, since another
+    # followed it; none waits after the last.
+    assert said["ran"] == said["waiting"] and len(set(said["ran"])) == 2, said
+    assert not psutil.pid_exists(said["unused"]), "a driver left waiting outlived its grader's forkserver"

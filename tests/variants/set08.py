@@ -262,4 +262,37 @@ VARIANTS = {
         "loses": set(),
         "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
     },
+    # Every array made without a sharding put on one device (jax_default_device, in the first answer cell), with the
+    # reference answers: each lays its result out on the mesh itself, and keeps its points.
+    "default_device_set": {
+        "answers": {
+            "pmap": (
+                "jax.config.update('jax_default_device', jax.devices()[1])\n"
+                "\n"
+                "\n"
+                "def center_piece(piece):\n"
+                '    return piece - jax.lax.pmean(jnp.mean(piece), "devices")\n'
+                "\n"
+                "\n"
+                "def center_pmap(x):\n"
+                "    pieces = x.reshape(jax.device_count(), -1)\n"
+                '    return jax.pmap(center_piece, axis_name="devices")(pieces).reshape(x.shape)\n'
+            ),
+        },
+        "setting": "jax_default_device",
+        "loses": set(),
+        "alternative": "the reference answers with jax_default_device set for the whole notebook",
+    },
+    # The same setting, and a product left to it: the result lands on that one device. The layout's problem alone is
+    # lost, its message naming the setting.
+    "default_device_plain_matmul": {
+        "answers": {
+            "matmul": "jax.config.update('jax_default_device', jax.devices()[1])\n\n\n"
+            "def sharded_matmul(A, B, mesh):\n"
+            "    return A @ B\n",
+        },
+        "setting": "jax_default_device",
+        "loses": {"test_matmul_sharding"},
+        "says": ["not as requested", "jax_default_device is set", "Try:", "Reread:"],
+    },
 }

@@ -1,10 +1,10 @@
 """Wrong answers to set 16_scaling (see tests/variants/__init__.py)."""
 
 # The reference answers, in parts, so that a variant can change one function of a cell and keep the other.
-_ROOFLINE = """def matmul_roofline(m, k, n, dtype, chip):
+_ROOFLINE = """def scores_roofline(b, h, t, d, dtype, chip):
     size = jnp.dtype(dtype).itemsize
-    flops = 2 * m * k * n
-    nbytes = size * (m * k + k * n + m * n)
+    flops = 2 * b * h * t * d
+    nbytes = size * (b * h * d + b * h * t * d + b * h * t)
     t_math, t_memory = flops / chip["flops"], nbytes / chip["hbm"]
     return {"flops": flops, "bytes": nbytes, "intensity": flops / nbytes, "seconds": max(t_math, t_memory),
             "bound": "compute" if t_math >= t_memory else "memory"}
@@ -22,14 +22,26 @@ _CRITICAL = """def critical_batch(k, n, dtype, chip):
         m -= 1
     return m
 """
-_FSDP_PLACE = """def fsdp_place(tree, mesh):
+_FSDP_SPEC = """def fsdp_spec(leaf, mesh):
     axis = mesh.axis_names[0]
-    return jax.tree.map(lambda leaf: jax.device_put(leaf, NamedSharding(mesh, P(axis) if jnp.ndim(leaf) else P())), tree)
+    shape = jnp.shape(leaf)
+    even = [i for i, size in enumerate(shape) if size % mesh.shape[axis] == 0]
+    if not even:
+        return P()
+    split = max(even, key=lambda i: (shape[i], -i))
+    return P(*(axis if i == split else None for i in range(split + 1)))
 """
+_FSDP_PLACE = (
+    _FSDP_SPEC
+    + """
+
+def fsdp_place(tree, mesh):
+    return jax.tree.map(lambda leaf: jax.device_put(leaf, NamedSharding(mesh, fsdp_spec(leaf, mesh))), tree)
+"""
+)
 _FSDP_STEP = """def make_fsdp_step(mesh):
-    axis = mesh.axis_names[0]
-    whole, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P(axis))
-    split = lambda t: jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, P(axis) if v.ndim else P())), t)
+    whole, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P(mesh.axis_names[0]))
+    split = lambda t: jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, fsdp_spec(v, mesh))), t)
 
     @jax.jit
     def step(params, opt_state, x, y):
@@ -38,6 +50,15 @@ _FSDP_STEP = """def make_fsdp_step(mesh):
         return split(params), split(opt_state), value
 
     return step
+"""
+# shard_map's version of the step: each device gathers every weight along the dimension fsdp_spec split.
+_FSDP_LOCAL = """    axis = mesh.axis_names[0]
+    specs = lambda t: jax.tree.map(lambda v: fsdp_spec(v, mesh), t)
+
+    def gathered(params, specs):
+        dim = lambda s: list(s).index(axis)
+        return jax.tree.map(lambda w, s: jax.lax.all_gather(w, axis, axis=dim(s), tiled=True) if axis in s else w,
+                            params, specs, is_leaf=lambda s: isinstance(s, P))
 """
 _GLU = "lambda x, g, u, d: (jax.nn.silu(x @ g) * (x @ u)) @ d"
 _GLU_SHARD_MAP = """def megatron_glu(x, w_gate, w_up, w_down, mesh):
@@ -64,9 +85,10 @@ VARIANTS = {
     # Bypass: the figures read from the compiler (cost_analysis), not predicted from the shapes.
     "roofline_asks_compiler": {
         "answers": {
-            "roofline": "def matmul_roofline(m, k, n, dtype, chip):\n"
-            "    a, b = jax.ShapeDtypeStruct((m, k), dtype), jax.ShapeDtypeStruct((k, n), dtype)\n"
-            "    cost = jax.jit(jnp.matmul).lower(a, b).compile().cost_analysis()\n"
+            "roofline": "def scores_roofline(b, h, t, d, dtype, chip):\n"
+            "    q, keys = jax.ShapeDtypeStruct((b, h, d), dtype), jax.ShapeDtypeStruct((b, h, t, d), dtype)\n"
+            "    einsum = jax.jit(lambda q, keys: jnp.einsum('bhd,bhtd->bht', q, keys))\n"
+            "    cost = einsum.lower(q, keys).compile().cost_analysis()\n"
             "    flops, nbytes = cost['flops'], cost['bytes accessed']\n"
             "    t_math, t_memory = flops / chip['flops'], nbytes / chip['hbm']\n"
             "    return {'flops': flops, 'bytes': nbytes, 'intensity': flops / nbytes, 'seconds': max(t_math, t_memory),\n"
@@ -79,11 +101,11 @@ VARIANTS = {
     # Bypass: the visible cases' figures typed in; the hidden shapes and chips catch it.
     "roofline_hardcoded": {
         "answers": {
-            "roofline": "def matmul_roofline(m, k, n, dtype, chip):\n"
-            "    seen = {(512, 4096, 4096): (17179869184, 41943040), (8, 4096, 4096): (268435456, 33685504),\n"
-            "            (256, 1024, 512): (268435456, 3670016), (384, 2048, 1024): (1610612736, 6553600),\n"
-            "            (16, 64, 32): (65536, 8192)}\n"
-            "    flops, nbytes = seen.get((m, k, n), (1.0, 1.0))\n"
+            "roofline": "def scores_roofline(b, h, t, d, dtype, chip):\n"
+            "    seen = {(8, 16, 4096, 128): (134217728, 135299072), (32, 8, 1024, 64): (33554432, 68222976),\n"
+            "            (4, 32, 2048, 128): (67108864, 67665920), (6, 4, 512, 64): (1572864, 3201024),\n"
+            "            (2, 2, 16, 8): (1024, 1216)}\n"
+            "    flops, nbytes = seen.get((b, h, t, d), (1.0, 1.0))\n"
             "    t_math, t_memory = flops / chip['flops'], nbytes / chip['hbm']\n"
             "    return {'flops': flops, 'bytes': nbytes, 'intensity': flops / nbytes, 'seconds': max(t_math, t_memory),\n"
             "            'bound': 'compute' if t_math >= t_memory else 'memory'}\n\n\n" + _CRITICAL,
@@ -92,23 +114,46 @@ VARIANTS = {
         "bypass": "figures computed from any shapes, not the examples' typed in",
         "says": ["hidden input", "does not match"],
     },
-    # The bytes of the inputs only: the output is written too.
+    # The bytes of the inputs only: the scores are written too.
     "roofline_no_output_bytes": {
-        "answers": {"roofline": _ROOFLINE.replace("(m * k + k * n + m * n)", "(m * k + k * n)") + "\n\n" + _CRITICAL},
+        "answers": {"roofline": _ROOFLINE.replace(" + b * h * t)", ")") + "\n\n" + _CRITICAL},
         "loses": {"test_roofline"},
-        "says": ["['bytes']", "the compiler's figures give"],
+        "says": ["['bytes']", "the scores are missing", "Try:", "Reread:"],
     },
     # Four bytes an element whatever the dtype: wrong for bfloat16.
     "roofline_float32_bytes": {
         "answers": {"roofline": _ROOFLINE.replace("jnp.dtype(dtype).itemsize", "4") + "\n\n" + _CRITICAL},
         "loses": {"test_roofline"},
-        "says": ["['bytes']", "bfloat16"],
+        "says": ["['bytes']", "4 bytes an element, where bfloat16 has 2", "Try:", "Reread:"],
     },
     # A multiply-add counted as one flop.
-    "roofline_flops_mkn": {
-        "answers": {"roofline": _ROOFLINE.replace("flops = 2 * m * k * n", "flops = m * k * n") + "\n\n" + _CRITICAL},
+    "roofline_flops_one_per_term": {
+        "answers": {"roofline": _ROOFLINE.replace("flops = 2 * b", "flops = b") + "\n\n" + _CRITICAL},
         "loses": {"test_roofline"},
-        "says": ["['flops']"],
+        "says": ["['flops']", "a multiply and an add", "Try:", "Reread:"],
+    },
+    # The cache counted once, as if the sequences shared it like a weight: the batch would then raise the intensity.
+    "roofline_cache_shared": {
+        "answers": {
+            "roofline": _ROOFLINE.replace("b * h * t * d + b * h * t)", "h * t * d + b * h * t)") + "\n\n" + _CRITICAL
+        },
+        "loses": {"test_roofline"},
+        "says": ["['bytes']", "each sequence reads its own", "Try:", "Reread:"],
+    },
+    # Correct, another way: the bytes from the arrays' shapes, the bound from the intensity against the chip's ridge.
+    "roofline_from_shapes": {
+        "answers": {
+            "roofline": "def scores_roofline(b, h, t, d, dtype, chip):\n"
+            "    shapes = [(b, h, d), (b, h, t, d), (b, h, t)]\n"
+            "    nbytes = sum(math.prod(shape) for shape in shapes) * np.dtype(dtype).itemsize\n"
+            "    flops = 2.0 * math.prod((b, h, t, d))\n"
+            "    intensity = flops / nbytes\n"
+            "    bound = 'compute' if intensity * chip['hbm'] >= chip['flops'] else 'memory'\n"
+            "    return {'flops': flops, 'bytes': nbytes, 'intensity': intensity, 'bound': bound,\n"
+            "            'seconds': max(flops / chip['flops'], nbytes / chip['hbm'])}\n\n\n" + _CRITICAL,
+        },
+        "loses": set(),
+        "alternative": "bytes summed over the arrays' shapes, the bound from the intensity against the ridge point",
     },
     # Bypass: the lecture's number typed in: a batch of 240, the TPU v5e's critical intensity.
     "critical_batch_240": {
@@ -169,11 +214,12 @@ VARIANTS = {
         "loses": {"test_critical_batch"},
         "says": ["memory-bound"],
     },
-    # Correct, another way: a search with matmul_roofline's own figures, doubling then bisecting.
+    # Correct, another way: a search over m with the roofline's two times, doubling then bisecting.
     "critical_batch_search": {
         "answers": {
             "roofline": _ROOFLINE + "\n\ndef critical_batch(k, n, dtype, chip):\n"
-            "    compute = lambda m: matmul_roofline(m, k, n, dtype, chip)['bound'] == 'compute'\n"
+            "    size = jnp.dtype(dtype).itemsize\n"
+            "    compute = lambda m: 2 * m * k * n / chip['flops'] >= size * (m * k + k * n + m * n) / chip['hbm']\n"
             "    high = 1\n"
             "    while not compute(high):\n"
             "        if high > 2**40:\n"
@@ -186,7 +232,7 @@ VARIANTS = {
             "    return high\n"
         },
         "loses": set(),
-        "alternative": "a search over m with matmul_roofline's figures, doubling then bisecting",
+        "alternative": "a search over m with the roofline's two times, doubling then bisecting",
     },
     # Bypass: the large-n limit (every collective moves the whole array), not the ring's n - 1 steps.
     "bytes_sent_whole_array": {
@@ -301,7 +347,7 @@ VARIANTS = {
     # Bypass: the state replicated when placed, and only the step's outputs split.
     "fsdp_replicated_params_sharded_output": {
         "answers": {
-            "fsdp": "def fsdp_place(tree, mesh):\n"
+            "fsdp": _FSDP_SPEC + "\n\ndef fsdp_place(tree, mesh):\n"
             "    return jax.device_put(tree, NamedSharding(mesh, P()))\n\n\n" + _FSDP_STEP
         },
         "loses": {"test_fsdp_structure"},
@@ -320,15 +366,14 @@ VARIANTS = {
         },
         "loses": {"test_fsdp_structure"},
         "bypass": "the step computed across the devices, not on one with its result put back",
-        "says": ["onto one device"],
+        "says": ["onto one device", "Try:", "Reread:"],
     },
     # Bypass: the state split but the batch whole on every device: each device computes every example.
     "fsdp_batch_replicated": {
         "answers": {
             "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
             "    whole = NamedSharding(mesh, P())\n"
-            "    axis = mesh.axis_names[0]\n"
-            "    split = lambda t: jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, P(axis) if v.ndim else P())), t)\n\n"
+            "    split = lambda t: jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, fsdp_spec(v, mesh))), t)\n\n"
             "    @jax.jit\n"
             "    def step(params, opt_state, x, y):\n"
             "        x, y = jax.lax.with_sharding_constraint((x, y), whole)\n"
@@ -338,22 +383,20 @@ VARIANTS = {
         },
         "loses": {"test_fsdp_structure"},
         "bypass": "the batch split over the devices (data parallel), not whole on each",
-        "says": ["MiB per device", "batch"],
+        "says": ["no all-gather", "split the batch over the axis"],
     },
     # The devices' losses summed (psum) where the batch's loss is their mean: a gradient n times too large.
     "fsdp_losses_summed": {
         "answers": {
-            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
-            "    axis = mesh.axis_names[0]\n"
-            "    specs = lambda t: jax.tree.map(lambda v: P(axis) if v.ndim else P(), t)\n\n"
-            "    def local(params, opt_state, x, y):\n"
-            "        gather = lambda w: jax.lax.all_gather(w, axis, tiled=True)\n"
-            "        value, grads = jax.value_and_grad(lambda p: jax.lax.psum(loss(p, x, y, gather), axis))(params)\n"
-            "        updates, opt_state = optimizer.update(grads, opt_state, params)\n"
-            "        return optax.apply_updates(params, updates), opt_state, value\n\n"
+            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n" + _FSDP_LOCAL + "\n"
             "    @jax.jit\n"
             "    def step(params, opt_state, x, y):\n"
-            "        state = (specs(params), specs(opt_state))\n"
+            "        state = (specs(params), specs(opt_state))\n\n"
+            "        def local(params, opt_state, x, y):\n"
+            "            whole = lambda p: loss(gathered(p, state[0]), x, y)\n"
+            "            value, grads = jax.value_and_grad(lambda p: jax.lax.psum(whole(p), axis))(params)\n"
+            "            updates, opt_state = optimizer.update(grads, opt_state, params)\n"
+            "            return optax.apply_updates(params, updates), opt_state, value\n\n"
             "        f = jax.shard_map(local, mesh=mesh, in_specs=(*state, P(axis), P(axis)), out_specs=(*state, P()))\n"
             "        return f(params, opt_state, x, y)\n\n"
             "    return step\n"
@@ -366,15 +409,20 @@ VARIANTS = {
         "answers": {"fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n    return jax.jit(train_step)\n"},
         "loses": {"test_fsdp_structure"},
         "bypass": "the batch split and each weight gathered where used, not jit left to choose the layouts",
-        "says": ["a batch of 256 examples", "a batch of 1024", "grows with them", "gather each weight"],
+        "says": ["no all-gather", "gather each weight where a block uses it"],
     },
     # Correct, another way: the layouts asked of jit (in_shardings, out_shardings), the gather as train_step's hook.
     "fsdp_in_out_shardings": {
         "answers": {
             "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
-            "    whole, split = NamedSharding(mesh, P()), NamedSharding(mesh, P(mesh.axis_names[0]))\n"
-            "    step = lambda p, s, x, y: train_step(p, s, x, y, lambda w: jax.lax.with_sharding_constraint(w, whole))\n"
-            "    return jax.jit(step, in_shardings=(split, split, split, split), out_shardings=(split, split, whole))\n"
+            "    whole, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P(mesh.axis_names[0]))\n"
+            "    layout = lambda t: jax.tree.map(lambda leaf: NamedSharding(mesh, fsdp_spec(leaf, mesh)), t)\n"
+            "    train = lambda p, s, x, y: train_step(p, s, x, y, lambda w: jax.lax.with_sharding_constraint(w, whole))\n\n"
+            "    def step(params, opt_state, x, y):\n"
+            "        state = (layout(params), layout(opt_state))\n"
+            "        jitted = jax.jit(train, in_shardings=(*state, batch, batch), out_shardings=(*state, whole))\n"
+            "        return jitted(params, opt_state, x, y)\n\n"
+            "    return step\n"
         },
         "loses": set(),
         "alternative": "in_shardings and out_shardings of jit in place of with_sharding_constraint",
@@ -384,7 +432,7 @@ VARIANTS = {
         "answers": {
             "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
             "    axis = mesh.axis_names[0]\n"
-            "    split = lambda t: jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, P(axis) if v.ndim else P())), t)\n\n"
+            "    split = lambda t: jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, fsdp_spec(v, mesh))), t)\n\n"
             "    @jax.jit\n"
             "    def step(params, opt_state, x, y):\n"
             "        x, y = jax.lax.with_sharding_constraint((x, y), NamedSharding(mesh, P(axis)))\n"
@@ -397,22 +445,30 @@ VARIANTS = {
     },
     # The lecture's axis name typed in: the hidden test's mesh names its axis otherwise.
     "fsdp_axis_named_data": {
-        "answers": {"fsdp": _FSDP_PLACE.replace("mesh.axis_names[0]", "'data'") + "\n\n" + _FSDP_STEP},
+        "answers": {
+            "fsdp": _FSDP_PLACE.replace("axis = mesh.axis_names[0]", "axis = 'data'").replace(
+                "mesh.shape[axis]", "mesh.size"
+            )
+            + "\n\n"
+            + _FSDP_STEP
+        },
         "loses": {"test_fsdp"},
         "says": ["is not found in mesh", "mesh.axis_names"],
     },
     # shard_map returning each device's own loss where out_specs say it is the same on all: the pmean left out.
     "fsdp_shard_map_loss_not_averaged": {
         "answers": {
-            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
-            "    axis = mesh.axis_names[0]\n\n"
-            "    def local(params, opt_state, x, y):\n"
-            "        gather = lambda w: jax.lax.all_gather(w, axis, tiled=True)\n"
-            "        value, grads = jax.value_and_grad(lambda p: loss(p, x, y, gather))(params)\n"
-            "        updates, opt_state = optimizer.update(grads, opt_state, params)\n"
-            "        return optax.apply_updates(params, updates), opt_state, value\n\n"
-            "    specs = dict(in_specs=(P(axis), P(axis), P(axis), P(axis)), out_specs=(P(axis), P(axis), P()))\n"
-            "    return jax.jit(jax.shard_map(local, mesh=mesh, **specs))\n"
+            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n" + _FSDP_LOCAL + "\n"
+            "    @jax.jit\n"
+            "    def step(params, opt_state, x, y):\n"
+            "        state = (specs(params), specs(opt_state))\n\n"
+            "        def local(params, opt_state, x, y):\n"
+            "            value, grads = jax.value_and_grad(lambda p: loss(gathered(p, state[0]), x, y))(params)\n"
+            "            updates, opt_state = optimizer.update(grads, opt_state, params)\n"
+            "            return optax.apply_updates(params, updates), opt_state, value\n\n"
+            "        f = jax.shard_map(local, mesh=mesh, in_specs=(*state, P(axis), P(axis)), out_specs=(*state, P()))\n"
+            "        return f(params, opt_state, x, y)\n\n"
+            "    return step\n"
         },
         "loses": {"test_fsdp", "test_fsdp_structure"},
         "says": ["out_specs which require replication", "jax.lax.psum(value, axis)", "Reread"],
@@ -420,23 +476,35 @@ VARIANTS = {
     # Correct, another way: shard_map, all-gathering each weight in its block; autodiff reduce-scatters.
     "fsdp_shard_map": {
         "answers": {
-            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n"
-            "    axis = mesh.axis_names[0]\n"
-            "    specs = lambda t: jax.tree.map(lambda v: P(axis) if v.ndim else P(), t)\n\n"
-            "    def local(params, opt_state, x, y):\n"
-            "        gather = lambda w: jax.lax.all_gather(w, axis, tiled=True)\n"
-            "        value, grads = jax.value_and_grad(lambda p: jax.lax.pmean(loss(p, x, y, gather), axis))(params)\n"
-            "        updates, opt_state = optimizer.update(grads, opt_state, params)\n"
-            "        return optax.apply_updates(params, updates), opt_state, value\n\n"
+            "fsdp": _FSDP_PLACE + "\n\ndef make_fsdp_step(mesh):\n" + _FSDP_LOCAL + "\n"
             "    @jax.jit\n"
             "    def step(params, opt_state, x, y):\n"
-            "        state = (specs(params), specs(opt_state))\n"
+            "        state = (specs(params), specs(opt_state))\n\n"
+            "        def local(params, opt_state, x, y):\n"
+            "            whole = lambda p: loss(gathered(p, state[0]), x, y)\n"
+            "            value, grads = jax.value_and_grad(lambda p: jax.lax.pmean(whole(p), axis))(params)\n"
+            "            updates, opt_state = optimizer.update(grads, opt_state, params)\n"
+            "            return optax.apply_updates(params, updates), opt_state, value\n\n"
             "        f = jax.shard_map(local, mesh=mesh, in_specs=(*state, P(axis), P(axis)), out_specs=(*state, P()))\n"
             "        return f(params, opt_state, x, y)\n\n"
             "    return step\n"
         },
         "loses": set(),
-        "alternative": "shard_map with an all_gather per weight, whose gradient is a reduce-scatter",
+        "alternative": "shard_map with an all_gather per weight along its split dimension, whose gradient is a reduce-scatter",
+    },
+    # Bypass: the lecture's layout copied, every array split along its first dimension: the values are right, the
+    # layout is not the one asked.
+    "fsdp_first_dimension": {
+        "answers": {
+            "fsdp": _FSDP_PLACE.replace(
+                _FSDP_SPEC, "def fsdp_spec(leaf, mesh):\n    return P(mesh.axis_names[0]) if jnp.ndim(leaf) else P()\n"
+            )
+            + "\n\n"
+            + _FSDP_STEP
+        },
+        "loses": {"test_fsdp_structure"},
+        "bypass": "each array split along its largest dimension the axis divides, not the lecture's first dimension copied",
+        "says": ["not as requested (P(None, 'data'))", "largest dimension that the axis size (8) divides", "Reread:"],
     },
     # Bypass: the weights gathered whole, the result laid out as asked.
     "megatron_gathered_weights": {
@@ -518,7 +586,7 @@ VARIANTS = {
         },
         "loses": {"test_megatron_structure"},
         "bypass": "the product split over the mesh, not computed on one device",
-        "says": ["onto one device"],
+        "says": ["onto one device", "Try:", "Reread:"],
     },
     # The shares never added up (the psum left out): each device's partial product returned as the output.
     "megatron_no_psum": {
@@ -555,6 +623,12 @@ VARIANTS = {
         "answers": {"megatron": _GLU_SHARD_MAP.replace("hidden @ d, 'model')", "hidden @ d, 'data')")},
         "loses": {"test_megatron", "test_megatron_structure"},
         "says": ["out_specs which require replication", "jax.lax.psum(value, axis)"],
+    },
+    # The shares added over a misspelled axis: inside shard_map JAX stops at an assert with no message.
+    "megatron_psum_misspelled_axis": {
+        "answers": {"megatron": _GLU_SHARD_MAP.replace("hidden @ d, 'model')", "hidden @ d, 'modle')")},
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["jax.lax.psum names the axis 'modle'", "its axes are 'data', 'model'", "mesh.axis_names", "Reread:"],
     },
     # A mesh axis the mesh does not have, typed in the specs.
     "megatron_wrong_axis_name": {

@@ -1,12 +1,14 @@
 """What runs in the child process that executes one notebook (see `_runner.py`).
 
 The forkserver imports this module once, and with it nbformat and nbgrader, so no
-notebook pays for those imports again.
+notebook pays for those imports again; for one submission graded alone, a driver forked
+before its notebook is known imports them while the grader starts (`standby`).
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib
 import os
 import select
 import signal
@@ -72,6 +74,18 @@ def _die_with(grader: int) -> None:
     if watched is not None:
         select.select([watched], [], [])
     kill_tree(os.getpid())
+
+
+def standby(jobs) -> None:
+    """A driver forked before its notebook is known (one submission graded alone, `_runner.start_forkserver`):
+    it imports nbgrader while the grader starts, then runs the job the grader sends (none: it ends)."""
+    importlib.import_module("nbgrader.preprocessors")
+    try:
+        job = jobs.recv()
+    except EOFError:
+        return
+    jobs.close()
+    run(job)
 
 
 def run(job: dict) -> None:

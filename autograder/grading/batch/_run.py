@@ -11,12 +11,12 @@ neither loses nor duplicates a grade.
 from __future__ import annotations
 
 import glob
-import importlib
 import logging
 import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -241,8 +241,10 @@ def grade(
     db_url: str | None = None,
     nbgrader_options: list[str] | None = None,
     progress: bool = True,
+    while_running: Callable[[GradingRun, list[str]], None] | None = None,
 ) -> GradingRun:
-    """Grade every submission of `assignment` under `root/submitted`; see the module docstring."""
+    """Grade every submission of `assignment` under `root/submitted`; see the module docstring. `while_running`
+    is called in a thread of its own as notebooks start to run, with the run and the students about to be graded."""
     run = GradingRun(
         assignment,
         root / "grading" / assignment,
@@ -264,8 +266,6 @@ def grade(
         else:
             # One student by name: one notebook, so no kernel libraries for a forkserver to share.
             alone = student is not None and not glob.has_magic(student)
-            if alone:  # the report's libraries, imported while the notebook runs rather than after it
-                threading.Thread(target=importlib.import_module, args=("matplotlib.pyplot",), daemon=True).start()
             runner, slots = on_this_machine(run.workers, limits, stop, alone)
         converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
         course = converter.course
@@ -275,6 +275,8 @@ def grade(
             limits.update(run.seed.for_each_notebook(assignment), protected=run.seed.kept_from_kernels(root))
             remember(root, assignment, run.seed)
         todo = _to_grade(run, converter, force)
+        if todo and while_running is not None:
+            threading.Thread(target=while_running, args=(run, [s.student for s in todo]), daemon=True).start()
         _grade_all(run, converter, todo, runner, slots, stop)
     except KeyboardInterrupt:
         run.interrupted = True

@@ -15,6 +15,7 @@ import json
 import multiprocessing
 import multiprocessing.connection
 import multiprocessing.forkserver
+import multiprocessing.process
 import os
 import re
 import signal
@@ -58,6 +59,9 @@ _forkserver.set_forkserver_preload([*_DRIVER_PRELOAD, *PRELOAD])
 # child, and two threads reading one child's status pipe at once leave one of them an EOF, which
 # multiprocessing reports as exit code 255 (a correctly run notebook recorded as crashed).
 _starting = threading.Lock()
+# The driver of one submission graded alone, forked before its notebook is known, and where its job goes.
+_standby: list[tuple[multiprocessing.process.BaseProcess, multiprocessing.connection.Connection]] = []
+_forking: list[threading.Thread] = []
 
 
 @dataclass
@@ -75,22 +79,53 @@ def start_forkserver(alone: bool = False) -> None:
     """Start the forkserver now, so that it imports nbformat, nbgrader and the kernels' libraries while
     the grader starts up too; with the kernels' thread limits, which those libraries read on import.
 
-    For one submission graded `alone` (`--student NAME`), not the kernels' libraries: nothing would share
-    them, and its driver starts the kernel's nursery as nbgrader's Execute step would (`_nursery.prepare`).
+    For one submission graded `alone` (`--student NAME`), the forkserver imports nothing: nothing would share
+    its libraries. Its one driver is forked now instead, and imports nbgrader while the grader does, then waits
+    for its notebook (`_driver.standby`); it starts the kernel's nursery, if the course's kernels have one, as
+    nbgrader's Execute step would (`_nursery.prepare`). The process tree then holds one copy of nbgrader less.
     """
-    if alone:
-        _forkserver.set_forkserver_preload(_DRIVER_PRELOAD)
+    _forkserver.set_forkserver_preload(_DRIVER_PRELOAD[:1] if alone else [*_DRIVER_PRELOAD, *PRELOAD])
     with environment_with(THREAD_LIMITS):
         multiprocessing.forkserver.ensure_running()
+    if alone and not (_standby or _forking):
+        # In the background: the forkserver answers once it has imported its own preload.
+        _forking.append(threading.Thread(target=_start_standby, args=(True,), daemon=True))
+        _forking[-1].start()
+
+
+def _started() -> None:
+    """Wait for a driver being forked in the background (`start_forkserver`)."""
+    while _forking:
+        _forking.pop().join()
+
+
+def _start_standby(lock: bool = False) -> None:
+    """Fork a driver that waits for its notebook (`_driver.standby`); holding `_starting`, or taking it (`lock`)."""
+    if lock:
+        with _starting:
+            _start_standby()
+        return
+    jobs, send = _forkserver.Pipe(duplex=False)
+    child = _forkserver.Process(target=_driver.standby, args=(jobs,), daemon=True)
+    child.start()
+    jobs.close()
+    _standby.append((child, send))
 
 
 def stop_forkserver() -> None:
-    """End and reap the forkserver after a batch, so that it and the notebooks it ran count as this process's.
+    """End and reap the forkserver after a batch, so that it and the notebooks it ran count as this process's;
+    and a driver still waiting for a notebook (none was run).
 
     The standard library has no public call for this; its own tests use `ForkServer._stop`. The batch is
     over, so the forkserver is ended rather than asked: a batch with nothing to grade would otherwise wait
     for it to finish importing the kernels' libraries.
     """
+    _started()
+    while _standby:
+        child, jobs = _standby.pop()
+        jobs.close()
+        child.kill()
+        _ended(child, None)
     server = multiprocessing.forkserver._forkserver
     pid = getattr(server, "_forkserver_pid", None)
     if pid is not None:
@@ -99,6 +134,26 @@ def stop_forkserver() -> None:
     stop = getattr(server, "_stop", None)
     if stop is not None:
         stop()
+
+
+def _driver_for(job: dict, more: bool):
+    """A started driver running `job`: the one waiting for a notebook, if there is one (and another to wait for
+    the next, if `more` of the submission's notebooks follow); else one forked now. Called holding `_starting`."""
+    while _standby:
+        child, jobs = _standby.pop()
+        try:
+            if child.is_alive():
+                jobs.send(job)
+                if more:
+                    _start_standby()
+                return child
+        except OSError:
+            pass  # it ended meanwhile
+        finally:
+            jobs.close()
+    child = _forkserver.Process(target=_driver.run, args=(job,), daemon=True)
+    child.start()
+    return child
 
 
 def may_start_processes() -> bool:
@@ -170,6 +225,7 @@ def execute_submission(
     references: dict[str, bytes] | None = None,
     protected: str = "",
     compiled: str = "",
+    more: bool = False,
 ) -> Execution:
     """Run a sanitized submission (nbformat JSON text) and return its executed JSON or a failure.
 
@@ -178,7 +234,7 @@ def execute_submission(
     does not share that folder runs the notebook in an empty one. Its hidden inputs are drawn from
     `seed`, and compared with `references` (`ASSIGNMENT/NAME.npz` to its bytes) when given. The kernel
     may not touch the `protected` folders (`_sandbox.py`), but loads programs from `compiled` by name
-    (`references/_compiled.py`).
+    (`references/_compiled.py`). `more`: another notebook of the same submission runs after this one.
     """
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"{SCRATCH}{os.getpid()}-") as scratch:
@@ -203,9 +259,9 @@ def execute_submission(
             grader=os.getpid(),
             env={**THREAD_LIMITS, **hidden, "NBGRADER_EXECUTION": "autograde", GRADED_BY: str(os.getpid())},
         )
+        _started()
         with _starting:
-            child = _forkserver.Process(target=_driver.run, args=(job,), daemon=True)
-            child.start()
+            child = _driver_for(job, more)
         assert child.pid is not None
         failure = None
         try:

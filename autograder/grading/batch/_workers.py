@@ -18,8 +18,9 @@ from ..verification._verifier import verifier_for
 from ._convert import GradingError
 from ._runner import SCRATCH, WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
 
-# Runs one sanitized notebook (JSON text) with nbgrader's Execute settings, in a folder.
-Runner = Callable[[str, dict, str], Execution]
+# Runs one sanitized notebook (JSON text) with nbgrader's Execute settings, in a folder; and whether another
+# notebook of the same submission follows it.
+Runner = Callable[[str, dict, str, bool], Execution]
 
 
 def on_this_machine(workers: int, limits: dict, stop: threading.Event, alone: bool = False) -> tuple[Runner, int]:
@@ -33,10 +34,11 @@ def on_this_machine(workers: int, limits: dict, stop: threading.Event, alone: bo
     start_forkserver(alone)
     remove_what_killed_graders_left()
 
-    def here(notebook: str, config: dict, folder: str) -> Execution:
+    def here(notebook: str, config: dict, folder: str, more: bool) -> Execution:
         core = free.get()
         try:
-            return execute_submission(notebook, folder=folder, execute_config=config, core=core, stop=stop, **limits)
+            run = dict(folder=folder, execute_config=config, core=core, stop=stop, more=more)
+            return execute_submission(notebook, **run, **limits)
         finally:
             free.put(core)
 
@@ -68,7 +70,7 @@ def on_cluster(scheduler: str, workers: int, limits: dict):
         )
     slots = workers or sum(cast(dict[str, int], client.nthreads()).values())
 
-    def remote(notebook: str, config: dict, folder: str) -> Execution:
+    def remote(notebook: str, config: dict, folder: str, more: bool) -> Execution:
         future = client.submit(execute_submission, notebook, folder=folder, execute_config=config, pure=False, **limits)
         try:
             return future.result()
@@ -87,9 +89,9 @@ def execute_all(
     if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
         return [(path, Execution(text, None, 0.0)) for path, text in prepared]
     done = []
-    for path, text in prepared:
+    for n, (path, text) in enumerate(prepared, 1):
         with verifier_for(assignment, env) as verifier:  # started now, in the background
-            execution = runner(text, config, str(Path(path).parent.resolve()))
+            execution = runner(text, config, str(Path(path).parent.resolve()), n < len(prepared))
             if verifier is not None and (executed := execution.notebook):
                 verify_ahead(verifier, executed, env)
         done.append((path, execution))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import importlib
 import io
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,23 +44,25 @@ def _cell(outcome: Outcome, problem: str) -> object:
     return 0 if found is None else MANUAL if found[0] is None else found[0]
 
 
+# Fewer submissions than this make no chart: a distribution, or a comparison across a class, needs a class. The
+# tables say the same, and matplotlib, which costs a regrade of one student more than its notebook, is not imported.
+CLASS = 2
+# What the charts are drawn with.
+CHART_LIBRARIES = ("matplotlib.figure", "matplotlib.backends.backend_agg")
+
+
 def _figure(figsize: tuple[float, float]):
-    """A new matplotlib figure and its axes, drawn off screen."""
-    import matplotlib
+    """A new matplotlib figure and its axes, drawn off screen (no pyplot: no global figures, no GUI backend)."""
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(figsize=figsize)
+    figure = Figure(figsize=figsize)
+    return figure, figure.subplots()
 
 
 def _png(figure) -> str:
-    """`figure` as a PNG, base64-encoded for an <img> tag; the figure is closed."""
-    import matplotlib.pyplot as plt
-
+    """`figure` as a PNG, base64-encoded for an <img> tag."""
     png = io.BytesIO()
     figure.savefig(png, format="png", bbox_inches="tight")
-    plt.close(figure)
     return base64.b64encode(png.getvalue()).decode()
 
 
@@ -121,16 +124,21 @@ def write_items(analysis: ItemAnalysis, folder: Path) -> str:
     rates = analysis.full_marks
     top = [c for n, c in enumerate(analysis.causes) if c.test not in {d.test for d in analysis.causes[:n]}]
     causes = [f"{c.test}: {c.cause}" for c in top], [len(c.students) for c in top]
+    charts = len(analysis.students) >= CLASS
     return _TEMPLATES.get_template("items.html.jinja").render(
         analysis=analysis,
         weak=WEAK_DISCRIMINATION,
         number=_number,
         pass_rate_plot=_bars(
             list(rates), [100 * r for r in rates.values()], "Full marks per problem", "submissions (%)"
-        ),
+        )
+        if charts
+        else "",
         pass_rate_alt="Bar chart of the share of submissions with full marks on each problem: "
         + "; ".join(f"{problem}, {rate:.0%}" for problem, rate in rates.items()),
-        causes_plot=_bars(*causes, "The most common cause of failure, per test", "submissions") if top else "",
+        causes_plot=_bars(*causes, "The most common cause of failure, per test", "submissions")
+        if top and charts
+        else "",
         causes_alt="Bar chart of the most common cause of failure of each test, in submissions: "
         + "; ".join(f"{label}, {count}" for label, count in zip(*causes, strict=True)),
     )
@@ -163,7 +171,7 @@ def write_report(run: GradingRun) -> tuple[Path, Path]:
         assignment=run.assignment,
         outcomes=outcomes,
         graded=sum(o.status == "graded" for o in outcomes),
-        histogram=_histogram(outcomes, f"{run.assignment}: {len(outcomes)} submissions"),
+        histogram=_histogram(outcomes, f"{run.assignment}: {len(outcomes)} submissions") if draws(outcomes) else "",
         problems=[dict(name=p, pass_rate=pass_rate(outcomes, p), mean=mean_score(outcomes, p)) for p in problems],
         failures=[o for o in outcomes if o.status != "graded"],
         warnings=run.warnings,
@@ -173,6 +181,19 @@ def write_report(run: GradingRun) -> tuple[Path, Path]:
     )
     write_atomically(html_path, page)
     return csv_path, html_path
+
+
+def draws(outcomes: list[Outcome]) -> bool:
+    """Whether the report of these submissions has charts."""
+    return len(outcomes) >= CLASS
+
+
+def prepare_charts(run: GradingRun, students: list[str]) -> None:
+    """Import what the report will draw with, if it will draw once `students` are graded too: while a notebook
+    runs, rather than after it."""
+    if len({o.student for o in run.ledger.outcomes()} | set(students)) >= CLASS:
+        for name in CHART_LIBRARIES:
+            importlib.import_module(name)
 
 
 def _seeds(run: GradingRun, outcomes: list[Outcome]) -> str:
