@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -96,3 +98,38 @@ def test_a_walled_kernel_loads_what_the_grader_compiled_by_name_and_neither_list
     other = _grading_kernel(course / "student", KERNEL.format(program=unseen), walled)
     assert other["hits"] < other["asked"], "a program the solution never compiled was found"
     assert sorted(os.listdir(cache)) == before, "a grading kernel wrote to the programs every kernel loads"
+
+
+# As `jax-course grade` runs a notebook: a driver from the forkserver, whose kernels' nursery is forked from it.
+GRADE_ONE = """
+import json, sys
+from autograder._config import GUARD_ARGUMENTS
+from autograder.grading.batch._runner import execute_submission, start_forkserver
+config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
+          "kernel_manager_class": "autograder.grading.kernels._manager.WarmKernelManager"}
+if __name__ == "__main__":
+    start_forkserver()
+    done = execute_submission(open(sys.argv[1]).read(), folder=sys.argv[2], execute_config=config,
+                              notebook_timeout=120, memory_mb=4000, seed=7, compiled=sys.argv[3])
+    print(done.failure or "".join("".join(cell["outputs"][0]["text"]) for cell in json.loads(done.notebook)["cells"]))
+"""
+
+
+def test_a_kernel_that_jax_course_grade_runs_loads_what_the_grader_compiled(tmp_path):
+    """With the settings the grader gives kernels (THREAD_LIMITS), as the solution was run: every program found,
+    by a kernel whose nursery was forked from its driver (a nursery of its own would import JAX again)."""
+    from autograder.grading.batch._runner import THREAD_LIMITS
+
+    solution, cache = _notebook(tmp_path / "solution", PROGRAM), tmp_path / "compiled"
+    compile_for_kernels("set", [solution], {GRADER_SEED: "7", **THREAD_LIMITS}, cache, LOG)
+    nursery = "import os\nprint(json.dumps({'nursery': open(f'/proc/{os.getppid()}/cmdline').read()}))"
+    submission = _notebook(tmp_path / "submission", KERNEL.format(program=PROGRAM), nursery)
+    script = tmp_path / "grade_one.py"
+    script.write_text(GRADE_ONE)
+    ran = subprocess.run(
+        [sys.executable, script, submission, submission.parent, cache], capture_output=True, text=True, timeout=300
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    seen, parent = (json.loads(line) for line in ran.stdout.strip().splitlines()[-2:])
+    assert seen["asked"] and seen["hits"] == seen["asked"], (seen, ran.stderr[-2000:])
+    assert "_in_the_nursery" not in parent["nursery"], "the driver spawned a nursery rather than fork one"
