@@ -208,7 +208,7 @@ def _run(
             section=section,
         ) from None
     try:
-        confirm(value, works, what=what, section=section)
+        confirm(value, works, what=what, section=section, hint=_VALUES_HINT)
     except CheckFailed as failure:
         closed = trace(f, *args, static_argnums=static_argnums, what=what)
         kernels = _kernels_in(closed.jaxpr)
@@ -220,8 +220,6 @@ def _run(
             raise known from None
         if reads_unwritten_memory(closed, args, value):
             raise unwritten_memory(what, section) from None
-        if failure.hint is None:  # a Try line even where the values alone cannot tell the cause
-            raise CheckFailed(failure.problem, hint=_VALUES_HINT, section=failure.section or section) from None
         raise failure
 
 

@@ -29,18 +29,18 @@ _VALUES_FIRST = (
 )
 
 
-def confirm(value: Any, works: Works, *, what: str, section: str | None) -> None:
-    """Check `value`, an answer's output on a property check's inputs, before the property is judged."""
+def confirm(value: Any, works: Works, *, what: str, section: str | None, hint: str = _VALUES_FIRST) -> None:
+    """Check `value`, an answer's output on a property check's inputs, before the property is judged; a failure
+    that says no Try line of its own gets `hint`."""
     if isinstance(works, str):
-        check_reference(value, works, what=f"{what} (on the inputs of this check)", hint=_VALUES_FIRST, section=section)
+        check_reference(value, works, what=f"{what} (on the inputs of this check)", hint=hint, section=section)
     elif callable(works):
         try:
             works(value)
         except CheckFailed as failure:  # a test's own check, written with neither hint nor section: the check's
             if failure.hint and failure.section:
                 raise
-            hint, section = failure.hint or _VALUES_FIRST, failure.section or section
-            raise CheckFailed(failure.problem, hint=hint, section=section) from None
+            raise CheckFailed(failure.problem, hint=failure.hint or hint, section=failure.section or section) from None
     else:
         raise TypeError(f"works= takes a reference id or a check, not {type(works).__name__}")
 
