@@ -2,8 +2,8 @@
 
 The protocol follows what held on a noisy 2-core machine (see docs/guide/checks.md, "How the
 checks work"): compilation excluded by warm-up calls, `block_until_ready` on every
-output, blocks of at least 20 ms, candidate and baseline blocks interleaved, the
-minimum of each, up to two re-measurements before failing, and a wall-clock
+output, blocks of at least 20 ms of calls, candidate and baseline blocks interleaved,
+a block's median call, the fastest block of each, up to two re-measurements before failing, and a wall-clock
 budget so that a very slow answer cannot stall grading.
 
 Every timed call gets inputs it has not seen before (`fresh_inputs`), so a function
