@@ -134,8 +134,8 @@ def test_advisory_mode_prints_instead_of_failing(monkeypatch, capsys):
     assert "Timing is advisory" in capsys.readouterr().out
 
 
-# The slow side, its blocks in a full measurement (9 of the answer's, 5 of the baseline's) and warm-up calls,
-# and the early stop that skips them.
+# The slow side, its blocks in a full measurement (9 of the answer's, 5 of the baseline's), and the early stop
+# that skips them.
 _FAR = [("baseline", 5, {"enough": 3.0}), ("candidate", 9, {"hopeless": 0.5})]
 
 
@@ -154,12 +154,13 @@ def test_a_ratio_far_from_what_is_needed_is_not_measured_block_after_block(slow_
     fast = jax.jit(selu)
     candidate, baseline = (fast, slow) if slow_side == "baseline" else (slow, fast)
     far = ag.measure_speedup(candidate, baseline, (X,), **stop)
-    rounds = 2 if slow_side == "candidate" else 1  # a slow verdict takes two rounds (a busy machine's block)
-    assert calls == 2 + rounds and not far.cut_short  # two warm-up calls, then a block of one call a round
+    # A slow verdict takes two rounds (a busy machine's block); the baseline is warmed up by one call.
+    warm_up, rounds = (2, 2) if slow_side == "candidate" else (1, 1)
+    assert calls == warm_up + rounds and not far.cut_short  # then a block of one call a round
     assert far.ratio >= 3.0 if slow_side == "baseline" else far.ratio <= 0.5
     calls = 0
     ag.measure_speedup(candidate, baseline, (X,))
-    assert calls == 2 + blocks  # and every block, when no round is that far
+    assert calls == warm_up + blocks  # and every block, when no round is that far
 
 
 def test_calls_that_wait_for_a_core_do_not_speak_for_the_rest():
@@ -180,3 +181,23 @@ def test_calls_that_wait_for_a_core_do_not_speak_for_the_rest():
     measured = ag.measure_speedup(stalls, fast, (a,), hopeless=0.5)
     assert measured.ratio > 0.5, measured  # a block's mean would say many times slower
     assert calls > 12  # blocks of many calls, not the two that the waiting warm-up calls suggested
+
+
+def test_a_baseline_block_that_compiled_does_not_count():
+    """The baseline is warmed up by one call, as the course's compile only on their first; one that compiles later
+    all the same would look slow in that block, and the answer fast."""
+    calls = 0
+
+    def compiles_on_its_second_call(x):
+        nonlocal calls
+        calls += 1
+        time.sleep(0.03)
+        if calls == 2:
+            return jax.jit(lambda y: sum(jnp.sin(y * i) for i in range(200)))(x)  # about a second of compiling
+        return x
+
+    def steady(x):
+        time.sleep(0.03)
+        return x
+
+    assert ag.measure_speedup(steady, compiles_on_its_second_call, (X,), enough=2.0).ratio < 2.0
