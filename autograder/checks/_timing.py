@@ -38,7 +38,7 @@ _TRUSTED = dict(baselines.TIMED)
 
 @dataclass(frozen=True)
 class Speedup:
-    """One measurement: seconds per call (the minimum over blocks) and their ratio."""
+    """One measurement: seconds per call (the fastest block's median call) and their ratio."""
 
     candidate_seconds: float
     baseline_seconds: float
@@ -143,8 +143,8 @@ def measure_speedup(
                 if math.isinf(best["baseline"]):
                     continue
                 ratio = best["baseline"] / max(best["candidate"], 1e-12)
-                # A slow verdict waits for a second round: a busy machine has slowed one block of an answer
-                # four times over its next, where a fast verdict only gets surer as blocks lower each minimum.
+                # A slow verdict waits for a second round: the answer's one block may have fallen in a moment
+                # when other programs held the cores.
                 if ratio >= enough or (ratio <= hopeless and i >= 1):
                     break
         except BudgetExceeded:
@@ -247,16 +247,16 @@ def check_speedup(
     required = required_speedup(problem) if required is None else required
     best: Speedup | None = None
     for _ in range(attempts):
-        # Noise has never moved a ratio of median calls by a factor of three over two rounds (docs/guide/checks.md),
-        # so a round measuring three times the requirement, or two a third of it, is a verdict the blocks left
+        # Noise has not moved a good answer's ratio by a factor of three (docs/guide/checks.md), so a round
+        # measuring three times the requirement, or two rounds a third of it, is a verdict the blocks left
         # could not undo; a slow baseline's or a slow answer's blocks cost seconds.
         measured = measure_speedup(
             candidate, baseline, args, budget_seconds=budget_seconds, enough=3 * required, hopeless=required / 3
         )
         if best is None or measured.ratio > best.ratio:
             best = measured
-        # Re-measuring guards a good answer against a noisy moment; noise never cost a good answer's median
-        # calls a factor of three over two rounds (docs/guide/checks.md), and each try costs seconds.
+        # Re-measuring guards a good answer against a noisy moment; noise has not cost a good answer
+        # a factor of three (docs/guide/checks.md), and each try costs seconds.
         if best.ratio >= required or measured.cut_short or best.ratio < required / 3 or best.candidate_compiles:
             break
     assert best is not None
