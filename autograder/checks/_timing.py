@@ -119,43 +119,47 @@ def measure_speedup(
             compiles[timing[0]] += 1
 
     jax.monitoring.register_event_duration_secs_listener(listen)
-    with plain_jax(), Deadline(budget_seconds) as deadline, _unregistering(listen):
-        try:
-            for name, fn, calls in (("baseline", baseline, 1), ("candidate", candidate, 2)):
-                for inputs in fresh.take(calls):
+    with plain_jax(), _unregistering(listen):
+        # The baseline's first call compiles its operations outside the budget, which bounds what the answer
+        # costs: on a machine busy with other notebooks, compiling the course's own code can take all of it.
+        for inputs in fresh.take(1):
+            start = clock()
+            _call(baseline, inputs)
+            warm["baseline"] = clock() - start
+        with Deadline(budget_seconds) as deadline:
+            try:
+                for inputs in fresh.take(2):
                     start = clock()
-                    _call(fn, inputs)
-                    warm[name] = min(warm[name], clock() - start)
-            for i in range(max(candidate_blocks, baseline_blocks)):
-                for name, fn, blocks in (
-                    ("candidate", candidate, candidate_blocks),
-                    ("baseline", baseline, baseline_blocks),
-                ):
-                    if i < blocks:
-                        if deadline.left() <= 0:
-                            raise BudgetExceeded
-                        timing[0], times, before = name, [], compiles["baseline"]
-                        guess = min(best[name], warm[name])
-                        block = _block(fn, fresh, guess, min_block_seconds, times)
-                        timing[0] = None
-                        if name == "candidate" or compiles["baseline"] == before:
-                            best[name] = min(best[name], block)
-                if math.isinf(best["baseline"]):
-                    continue
-                ratio = best["baseline"] / max(best["candidate"], 1e-12)
-                # A slow verdict waits for a second round: the answer's one block may have fallen in a moment
-                # when other programs held the cores.
-                if ratio >= enough or (ratio <= hopeless and i >= 1):
-                    break
-        except BudgetExceeded:
-            cut_short = True
-            if timing[0] is not None and times:  # the calls of the block the budget stopped
-                best[timing[0]] = min(best[timing[0]], statistics.median(times))
+                    _call(candidate, inputs)
+                    warm["candidate"] = min(warm["candidate"], clock() - start)
+                for i in range(max(candidate_blocks, baseline_blocks)):
+                    for name, fn, blocks in (
+                        ("candidate", candidate, candidate_blocks),
+                        ("baseline", baseline, baseline_blocks),
+                    ):
+                        if i < blocks:
+                            if deadline.left() <= 0:
+                                raise BudgetExceeded
+                            timing[0], times, before = name, [], compiles["baseline"]
+                            guess = min(best[name], warm[name])
+                            block = _block(fn, fresh, guess, min_block_seconds, times)
+                            timing[0] = None
+                            if name == "candidate" or compiles["baseline"] == before:
+                                best[name] = min(best[name], block)
+                    if math.isinf(best["baseline"]):
+                        continue
+                    ratio = best["baseline"] / max(best["candidate"], 1e-12)
+                    # A slow verdict waits for a second round: the answer's one block may have fallen in a moment
+                    # when other programs held the cores.
+                    if ratio >= enough or (ratio <= hopeless and i >= 1):
+                        break
+            except BudgetExceeded:
+                cut_short = True
+                if timing[0] is not None and times:  # the calls of the block the budget stopped
+                    best[timing[0]] = min(best[timing[0]], statistics.median(times))
     for name in best:  # a side that finished no block: its warm-up calls are all there is
         if math.isinf(best[name]):
             best[name] = warm[name]
-    if math.isinf(best["baseline"]):
-        raise RuntimeError("the baseline did not finish within the timing budget; the exercise is mis-sized")
     return Speedup(best["candidate"], best["baseline"], cut_short, compiles["candidate"])
 
 
