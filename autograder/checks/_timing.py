@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import contextlib
 import math
-import statistics
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from statistics import median  # bound at import, as `clock` is: a cell that replaces it gains nothing
 
 import jax
 
@@ -78,8 +78,8 @@ def _block(fn: Callable, fresh: fresh_inputs, guess: float, min_seconds: float, 
             _call(fn, args)
             times.append(clock() - start)
             spent += times[-1]
-        guess = statistics.median(times)
-    return statistics.median(times)
+        guess = median(times)
+    return median(times)
 
 
 def measure_speedup(
@@ -156,7 +156,7 @@ def measure_speedup(
             except BudgetExceeded:
                 cut_short = True
                 if timing[0] is not None and times:  # the calls of the block the budget stopped
-                    best[timing[0]] = min(best[timing[0]], statistics.median(times))
+                    best[timing[0]] = min(best[timing[0]], median(times))
     for name in best:  # a side that finished no block: its warm-up calls are all there is
         if math.isinf(best[name]):
             best[name] = warm[name]
