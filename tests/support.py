@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -194,3 +195,36 @@ def selu(x, alpha=1.67, scale=1.05):
 def selu_loop(x):
     """The naive answer: one Python iteration and several dispatches per element."""
     return jnp.stack([selu(x[i]) for i in range(x.shape[0])])
+
+
+# As `jax-course grade` runs one notebook: a new process that has not imported JAX (which sets variables as it
+# loads), a driver from its forkserver, the kernel forked from the driver's nursery.
+_GRADE_ONE = """
+import sys
+from autograder._config import GUARD_ARGUMENTS
+from autograder.grading.batch._runner import execute_submission, start_forkserver
+config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
+          "kernel_manager_class": "autograder.grading.kernels._manager.WarmKernelManager"}
+if __name__ == "__main__":
+    start_forkserver()
+    seed = int(sys.argv[3]) if sys.argv[3] else None
+    done = execute_submission(open(sys.argv[1]).read(), folder=sys.argv[2], execute_config=config,
+                              notebook_timeout=120, memory_mb=4000, seed=seed, compiled=sys.argv[4])
+    print(done.failure or "", file=sys.stderr)
+    sys.stdout.write(done.notebook or "")
+"""
+
+
+def graded_as_jax_course_grades(
+    submission: Path, folder: Path, *, seed: int | None = None, compiled: Path | None = None
+) -> list:
+    """The cells of `submission` as `jax-course grade`'s driver runs it in `folder`, drawing hidden inputs from
+    `seed` and loading the programs in `compiled`; in an environment without JAX's, XLA's or TensorFlow's
+    variables (what the grader gives its kernels)."""
+    script = folder.parent / "grade_one.py"
+    script.write_text(_GRADE_ONE)
+    env = {name: value for name, value in os.environ.items() if not name.startswith(("TF_", "JAX_", "XLA_"))}
+    argv = [submission, folder, "" if seed is None else str(seed), compiled or ""]
+    done = subprocess.run([sys.executable, script, *argv], env=env, capture_output=True, text=True, timeout=300)
+    assert done.stdout, done.stderr[-3000:]
+    return nbformat.reads(done.stdout, as_version=4).cells

@@ -3,8 +3,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import subprocess
-import sys
 
 import nbformat
 import pytest
@@ -13,6 +11,8 @@ from nbclient import NotebookClient
 from autograder._config import GRADER_SEED, PROTECTED
 from autograder.grading.kernels import _manager as kernels
 from autograder.grading.references._compiled import CACHE, compile_for_kernels
+
+from support import graded_as_jax_course_grades
 
 pytestmark = pytest.mark.grading
 LOG = logging.getLogger("test_compiled")
@@ -100,21 +100,6 @@ def test_a_walled_kernel_loads_what_the_grader_compiled_by_name_and_neither_list
     assert sorted(os.listdir(cache)) == before, "a grading kernel wrote to the programs every kernel loads"
 
 
-# As `jax-course grade` runs a notebook: a driver from the forkserver, whose kernels' nursery is forked from it.
-GRADE_ONE = """
-import json, sys
-from autograder._config import GUARD_ARGUMENTS
-from autograder.grading.batch._runner import execute_submission, start_forkserver
-config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
-          "kernel_manager_class": "autograder.grading.kernels._manager.WarmKernelManager"}
-if __name__ == "__main__":
-    start_forkserver()
-    done = execute_submission(open(sys.argv[1]).read(), folder=sys.argv[2], execute_config=config,
-                              notebook_timeout=120, memory_mb=4000, seed=7, compiled=sys.argv[3])
-    print(done.failure or "".join("".join(cell["outputs"][0]["text"]) for cell in json.loads(done.notebook)["cells"]))
-"""
-
-
 def test_a_kernel_that_jax_course_grade_runs_loads_what_the_grader_compiled(tmp_path):
     """With the settings the grader gives kernels (THREAD_LIMITS), as the solution was run: every program found,
     by a kernel whose nursery was forked from its driver (a nursery of its own would import JAX again)."""
@@ -124,12 +109,7 @@ def test_a_kernel_that_jax_course_grade_runs_loads_what_the_grader_compiled(tmp_
     compile_for_kernels("set", [solution], {GRADER_SEED: "7", **THREAD_LIMITS}, cache, LOG)
     nursery = "import os\nprint(json.dumps({'nursery': open(f'/proc/{os.getppid()}/cmdline').read()}))"
     submission = _notebook(tmp_path / "submission", KERNEL.format(program=PROGRAM), nursery)
-    script = tmp_path / "grade_one.py"
-    script.write_text(GRADE_ONE)
-    ran = subprocess.run(
-        [sys.executable, script, submission, submission.parent, cache], capture_output=True, text=True, timeout=300
-    )
-    assert ran.returncode == 0, ran.stderr[-2000:]
-    seen, parent = (json.loads(line) for line in ran.stdout.strip().splitlines()[-2:])
-    assert seen["asked"] and seen["hits"] == seen["asked"], (seen, ran.stderr[-2000:])
+    cells = graded_as_jax_course_grades(submission, submission.parent, seed=7, compiled=cache)
+    seen, parent = (json.loads("".join(cell.outputs[0]["text"])) for cell in cells)
+    assert seen["asked"] and seen["hits"] == seen["asked"], seen
     assert "_in_the_nursery" not in parent["nursery"], "the driver spawned a nursery rather than fork one"

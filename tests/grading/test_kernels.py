@@ -6,8 +6,6 @@ import asyncio
 import json
 import logging
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -18,6 +16,8 @@ from autograder._config import GUARD_ARGUMENTS
 from autograder.grading.batch._runner import THREAD_LIMITS
 from autograder.grading.kernels import _manager as kernels
 from autograder.grading.kernels import _nursery
+
+from support import graded_as_jax_course_grades
 
 pytestmark = pytest.mark.grading
 
@@ -165,22 +165,6 @@ def test_a_kernel_that_loads_the_graders_compiled_programs_shares_the_nursery_th
     assert _nursery.import_key({**plain, **read_only(Path("/course/grading/compiled"))}) == _nursery.import_key(plain)
 
 
-# As `jax-course grade` runs it: a new process that has not imported JAX (which sets variables as it loads).
-GRADE_ONE = """
-import sys
-from autograder._config import GUARD_ARGUMENTS
-from autograder.grading.batch._runner import execute_submission, start_forkserver
-config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
-          "kernel_manager_class": "autograder.grading.kernels._manager.WarmKernelManager"}
-if __name__ == "__main__":
-    start_forkserver()
-    done = execute_submission(open(sys.argv[1]).read(), folder=sys.argv[2], execute_config=config,
-                              notebook_timeout=120, memory_mb=4000)
-    print(done.failure or "", file=sys.stderr)
-    sys.stdout.write(done.notebook or "")
-"""
-
-
 def test_a_graded_notebook_runs_in_a_kernel_forked_in_its_own_folder(tmp_path):
     folder = tmp_path / "autograded"
     folder.mkdir()
@@ -190,17 +174,7 @@ def test_a_graded_notebook_runs_in_a_kernel_forked_in_its_own_folder(tmp_path):
     )
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(lineage), nbformat.v4.new_code_cell(REPORT)])
     (tmp_path / "submission.ipynb").write_text(nbformat.writes(nb))
-    (tmp_path / "grade_one.py").write_text(GRADE_ONE)
-    env = {name: value for name, value in os.environ.items() if not name.startswith(("TF_", "JAX_", "XLA_"))}
-    done = subprocess.run(
-        [sys.executable, tmp_path / "grade_one.py", tmp_path / "submission.ipynb", folder],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.stdout, done.stderr[-3000:]
-    cells = nbformat.reads(done.stdout, as_version=4).cells
+    cells = graded_as_jax_course_grades(tmp_path / "submission.ipynb", folder)
     assert cells[0].outputs[0]["text"].strip() == "True", "the driver spawned a nursery instead of forking one"
     report = json.loads(cells[1].outputs[0]["text"])
     assert report["forked"] and report["cwd"] == str(folder) and report["guarded"]
