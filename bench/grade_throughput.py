@@ -32,11 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # nbgrader runs `alembic`
 
-import nbformat  # noqa: E402
 
 from autograder._config import DEFAULT_SEED  # noqa: E402
 
-from support import make_course, read_scores, solution_sources, submit, test_points  # noqa: E402
+from support import make_course, read_scores, solution_sources, submit, test_points, timed_tests  # noqa: E402
 from variants import VARIANTS  # noqa: E402
 
 # One cycle of 20 submissions: mostly correct or wrong, a few slow, one raising, one hanging.
@@ -62,15 +61,6 @@ CYCLE = [
     "wrong",
     "correct",
 ]
-
-
-def timed_tests(assignment: str) -> set[str]:
-    nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
-    return {
-        c.metadata["nbgrader"]["grade_id"]
-        for c in nb.cells
-        if c.metadata.get("nbgrader", {}).get("grade") and "check_speedup" in c.source
-    }
 
 
 def build_batch(course: Path, assignment: str, count: int) -> dict[str, str]:

@@ -34,7 +34,15 @@ import nbformat  # noqa: E402
 
 from autograder._config import DEFAULT_SEED  # noqa: E402
 
-from support import ASSIGNMENTS, make_course, read_scores, solution_sources, submit, test_points  # noqa: E402
+from support import (  # noqa: E402
+    ASSIGNMENTS,
+    make_course,
+    read_scores,
+    solution_sources,
+    submit,
+    test_points,
+    timed_tests,
+)
 
 # What a failed timing says of itself (`_timing._verdict`).
 _MEASURED = re.compile(r"ran ([\d.]+x as fast as .*?\)); required: at least ([\d.]+x)")
@@ -43,15 +51,6 @@ _MEASURED = re.compile(r"ran ([\d.]+x as fast as .*?\)); required: at least ([\d
 def timed_sets() -> list[str]:
     """The sets whose graded cells time an answer."""
     return [a for a in ASSIGNMENTS if "check_speedup" in (ROOT / "solutions" / a / f"{a}.ipynb").read_text()]
-
-
-def timed_tests(assignment: str) -> set[str]:
-    nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
-    return {
-        c.metadata["nbgrader"]["grade_id"]
-        for c in nb.cells
-        if c.metadata.get("nbgrader", {}).get("grade") and "check_speedup" in c.source
-    }
 
 
 def failure_said(course: Path, assignment: str, student: str, grade_id: str) -> str:

@@ -91,6 +91,16 @@ def section_links() -> set[tuple[str, str]]:
     return links
 
 
+def timed_tests(assignment: str) -> set[str]:
+    """The test cells of `assignment` that time an answer (`check_speedup`)."""
+    nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    return {
+        c.metadata["nbgrader"]["grade_id"]
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and "check_speedup" in c.source
+    }
+
+
 def answered(assignment: str, answers: dict[str, str], path: Path) -> Path:
     """Write the committed release of `assignment` with `answers` (grade_id -> source) filled in."""
     nb = nbformat.read(ROOT / "exercises" / assignment / f"{assignment}.ipynb", as_version=4)
