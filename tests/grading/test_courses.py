@@ -96,6 +96,20 @@ def _differences(name: str, stock: object, ours: object) -> list[str]:
     return [f"{name}: stock {stock!r}, ours {ours!r}"]
 
 
+def _graded_alike(course: Course, roots: dict[str, Path], homes: dict[str, Path] | None = None) -> dict:
+    """Each grader's (exit status, what it said), both grading their copy of `course` at once (from `homes`, if
+    given), after asserting the same exit status, gradebook and autograded files."""
+    with ThreadPoolExecutor(2) as pool:
+        graded = {g: pool.submit(_grade, course, roots[g], g, (homes or {}).get(g)) for g in COMMANDS}
+        exits = {grader: future.result() for grader, future in graded.items()}
+    problems = _differences("exit status", exits["stock"][0], exits["ours"][0])
+    problems += _differences("gradebook", *(_gradebook(course, roots[g]) for g in COMMANDS))
+    problems += _differences("autograded", *(_files(course, roots[g]) for g in COMMANDS))
+    said = "\n".join(f"{g} said: {exits[g][1][-2000:]}" for g in COMMANDS)
+    assert not problems, "\n".join(problems) + "\n" + said
+    return exits
+
+
 @pytest.mark.parametrize("course", COURSES, ids=[c.name for c in COURSES])
 def test_a_real_world_course_grades_the_same_under_both_commands(course, tmp_path):
     base = tmp_path / "base"
@@ -105,14 +119,7 @@ def test_a_real_world_course_grades_the_same_under_both_commands(course, tmp_pat
     for grader in COMMANDS:
         roots[grader] = shutil.copytree(base, tmp_path / grader / course.name)
         configure(course, roots[grader])  # its own gradebook, where the config names one by absolute path
-    with ThreadPoolExecutor(2) as pool:
-        graded = {grader: pool.submit(_grade, course, roots[grader], grader) for grader in COMMANDS}
-        exits = {grader: future.result() for grader, future in graded.items()}
-    problems = _differences("exit status", exits["stock"][0], exits["ours"][0])
-    problems += _differences("gradebook", *(_gradebook(course, roots[g]) for g in COMMANDS))
-    problems += _differences("autograded", *(_files(course, roots[g]) for g in COMMANDS))
-    said = "\n".join(f"{g} said: {exits[g][1][-2000:]}" for g in COMMANDS)
-    assert not problems, "\n".join(problems) + "\n" + said
+    exits = _graded_alike(course, roots)
     # The course's shapes were graded, not skipped: some tests passed, some failed, one submission failed.
     assert exits["stock"][0] == 1 if course.name == "lab" else exits["stock"][0] == 0
     assert any(v for v in _files(course, roots["ours"]).values() if isinstance(v, list))
@@ -138,14 +145,9 @@ def test_a_course_whose_root_is_set_in_the_users_jupyter_config_grades_the_same_
         (homes[grader] / ".jupyter" / "nbgrader_config.py").write_text(
             f"c = get_config()\nc.CourseDirectory.root = {str(roots[grader])!r}\n"
         )
-    with ThreadPoolExecutor(2) as pool:
-        graded = {grader: pool.submit(_grade, course, roots[grader], grader, homes[grader]) for grader in COMMANDS}
-        exits = {grader: future.result() for grader, future in graded.items()}
-    problems = _differences("exit status", exits["stock"][0], exits["ours"][0])
-    problems += _differences("gradebook", *(_gradebook(course, roots[g]) for g in COMMANDS))
-    problems += _differences("autograded", *(_files(course, roots[g]) for g in COMMANDS))
-    said = "\n".join(f"{g} said: {exits[g][1][-2000:]}" for g in COMMANDS)
-    assert not problems, "\n".join(problems) + "\n" + said
+    exits = _graded_alike(course, roots, homes)
     assert exits["stock"][0] == 0 and any(v for v in _files(course, roots["ours"]).values() if isinstance(v, list))
     # Nothing of a course was written where the command ran (a user's caches aside): the config's was graded.
-    assert not [p for g in COMMANDS for p in homes[g].iterdir() if not p.name.startswith(".")], said
+    assert not [p for g in COMMANDS for p in homes[g].iterdir() if not p.name.startswith(".")], {
+        g: exits[g][1][-2000:] for g in COMMANDS
+    }
