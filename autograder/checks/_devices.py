@@ -8,7 +8,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from ._diagnose import default_device, setting_failure
+from ._diagnose import on_one_device
 from ._errors import CheckFailed, name_of
 from ._structure import _walk, trace
 from ._works import Works, confirm, confirm_call
@@ -114,6 +114,4 @@ def check_sharding(
             "jax.device_put / jax.reshard.",
             section=section,
         )
-        if len(actual.device_set) == 1 and (device := default_device()):
-            raise setting_failure(failure, "default_device", device, section)
-        raise failure
+        raise on_one_device(failure, actual, section)

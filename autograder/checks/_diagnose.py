@@ -173,7 +173,9 @@ def setting_failure(failure: CheckFailed, symptom: str, value: str, section: str
     )
 
 
-def default_device() -> str | None:
-    """The device jax_default_device puts every array made without a sharding on, if it is set."""
-    value = jax.config.jax_default_device
-    return None if value is None else str(value)
+def on_one_device(failure: CheckFailed, sharding: jax.sharding.Sharding, section: str | None) -> CheckFailed:
+    """`failure` of an array `sharding` lays out, naming jax_default_device if it is set and put it on one device."""
+    device = jax.config.jax_default_device
+    if len(sharding.device_set) == 1 and device is not None:
+        return setting_failure(failure, "default_device", str(device), section)
+    return failure

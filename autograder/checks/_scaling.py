@@ -13,7 +13,7 @@ import numpy as np
 
 from ._compiled import Collective, compiled_collectives, memory_per_device
 from ._compiles import _refuse_replaced_reporting, _register, _unregister
-from ._diagnose import default_device, setting_failure
+from ._diagnose import on_one_device
 from ._errors import CheckFailed, name_of
 from ._works import Works, confirm, confirm_call
 
@@ -162,9 +162,7 @@ def check_not_replicated(
                 hint=hint or "lay it out with NamedSharding(mesh, P(axis)), and keep that layout in the outputs.",
                 section=section,
             )
-            if len(sharding.device_set) == 1 and (device := default_device()):
-                raise setting_failure(failure, "default_device", device, section)
-            raise failure
+            raise on_one_device(failure, sharding, section)
 
 
 def check_no_program_built(
