@@ -13,6 +13,7 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder._config import GUARD_ARGUMENTS
+from autograder._sandbox import SCRATCH
 from autograder.grading.batch._runner import THREAD_LIMITS
 from autograder.grading.kernels import _manager as kernels
 from autograder.grading.kernels import _nursery
@@ -103,6 +104,37 @@ def test_a_kernel_is_ready_once_it_answered_and_nothing_of_that_is_left_to_read(
     client, request, first = asyncio.run(ready_then_run())
     assert isinstance(client, kernels.ReadyClient)
     assert first == [request, "busy"], "a message of the wait for the kernel was left on IOPub"
+
+
+# What a kernel says of how its client reaches it: the connection file ipykernel was given, and what it holds.
+CONNECTION = """\
+import json
+from ipykernel.connect import get_connection_file
+print(json.dumps({"file": get_connection_file(), **json.load(open(get_connection_file()))}))
+"""
+
+
+def test_a_kernel_listens_on_sockets_in_a_folder_of_its_own_that_goes_with_it(tmp_path):
+    """TCP ports are picked free and bound by the kernel a moment later: another process of a busy machine can take
+    one in between, and that submission fails. Sockets that are files cannot be taken."""
+    said = _run(tmp_path, CONNECTION)
+    folder = Path(said["file"]).parent
+    assert said["transport"] == "ipc", said
+    assert folder.name.startswith(SCRATCH) and said["ip"].startswith(str(folder)), said
+    assert not folder.exists(), "the kernel's sockets outlived it"
+
+
+def test_a_kernel_asked_for_tcp_gets_tcp(tmp_path):
+    async def connection() -> dict:
+        manager = kernels.WarmKernelManager(transport="tcp")
+        await manager.start_kernel(cwd=str(tmp_path))
+        try:
+            return manager.get_connection_info()
+        finally:
+            await manager.shutdown_kernel(now=True)
+
+    said = asyncio.run(connection())
+    assert said["transport"] == "tcp" and said["shell_port"] > 0, said
 
 
 def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, monkeypatch, caplog):

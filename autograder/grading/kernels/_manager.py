@@ -86,6 +86,22 @@ class WarmKernelManager(AsyncKernelManager):
         await super()._async_wait(pollinterval=min(pollinterval, 0.005))
 
     _scratch: str | None = None
+    _sockets: str | None = None
+    _own_sockets: bool | None = None
+
+    async def _async_pre_start_kernel(self, **kw):
+        if self._own_sockets is None:  # at the first start: unless whoever made the manager chose them
+            chosen = self.connection_file or self.trait_has_value("transport") or self.trait_has_value("ip")
+            self._own_sockets = os.name == "posix" and not chosen
+        if self._own_sockets and self._sockets is None:
+            # TCP ports are picked free and bound by the kernel a moment later: on a busy machine another process
+            # can take one in between, and that submission fails. Sockets that are files, in a folder of the
+            # kernel's own (the only place its walls let it make sockets), cannot be taken.
+            self._sockets = tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-sockets-")
+            self.transport = "ipc"
+            self.connection_file = os.path.join(self._sockets, "kernel.json")
+            self.ip = os.path.join(self._sockets, "kernel-ipc")
+        return await super()._async_pre_start_kernel(**kw)
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:
         walls = _walls(kw, kernel_cmd, self.log)
@@ -111,6 +127,9 @@ class WarmKernelManager(AsyncKernelManager):
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
             self._remove_scratch()
+            if self._sockets is not None:
+                shutil.rmtree(self._sockets, ignore_errors=True)
+                self._sockets = None
 
     def _remove_scratch(self) -> None:
         """The kernel's throw-away folder, gone with it (`rmtree` removes a link the kernel left, never follows it)."""
