@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -102,6 +103,12 @@ def _graded_alike(course: Course, roots: dict[str, Path], homes: dict[str, Path]
     with ThreadPoolExecutor(2) as pool:
         graded = {g: pool.submit(_grade, course, roots[g], g, (homes or {}).get(g)) for g in COMMANDS}
         exits = {grader: future.result() for grader, future in graded.items()}
+    if exits["stock"][0] and exits["stock"][0] != exits["ours"][0]:
+        # Stock's kernels listen on TCP ports that another process of a busy machine can take before the kernel
+        # binds them (test_conformance's `_grade`): run again, stock grades only what failed. A failure both
+        # runs share is stock's answer.
+        warnings.warn(f"stock failed once, and was run again; it said:\n{exits['stock'][1][-3000:]}", stacklevel=1)
+        exits["stock"] = _grade(course, roots["stock"], "stock", (homes or {}).get("stock"))
     problems = _differences("exit status", exits["stock"][0], exits["ours"][0])
     problems += _differences("gradebook", *(_gradebook(course, roots[g]) for g in COMMANDS))
     problems += _differences("autograded", *(_files(course, roots[g]) for g in COMMANDS))
