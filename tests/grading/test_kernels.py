@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import os
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -124,17 +125,32 @@ def test_a_kernel_listens_on_sockets_in_a_folder_of_its_own_that_goes_with_it(tm
     assert not folder.exists(), "the kernel's sockets outlived it"
 
 
-def test_a_kernel_asked_for_tcp_gets_tcp(tmp_path):
-    async def connection() -> dict:
-        manager = kernels.WarmKernelManager(transport="tcp")
-        await manager.start_kernel(cwd=str(tmp_path))
+def _connection(cwd: Path, **traits) -> dict:
+    """How the client of a warm kernel started with `traits` reached it."""
+
+    async def started() -> dict:
+        manager = kernels.WarmKernelManager(**traits)
+        await manager.start_kernel(cwd=str(cwd))
         try:
             return manager.get_connection_info()
         finally:
             await manager.shutdown_kernel(now=True)
 
-    said = asyncio.run(connection())
+    return asyncio.run(started())
+
+
+def test_a_kernel_asked_for_tcp_gets_tcp(tmp_path):
+    said = _connection(tmp_path, transport="tcp")
     assert said["transport"] == "tcp" and said["shell_port"] > 0, said
+
+
+def test_a_temporary_folder_too_deep_for_a_sockets_name_means_tcp(tmp_path, monkeypatch):
+    deep = tmp_path / ("d" * 100)
+    deep.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    said = _connection(tmp_path)
+    assert said["transport"] == "tcp" and said["shell_port"] > 0, said
+    assert not any(deep.iterdir()), "a sockets folder was left behind"
 
 
 def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, monkeypatch, caplog):

@@ -30,6 +30,7 @@ from pathlib import Path
 from queue import Empty
 
 import psutil
+import zmq
 from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
@@ -40,6 +41,8 @@ from ..._sandbox import SCRATCH
 from ._nursery import PRELOAD, NurseryError, nursery_for
 
 _said_cold = _said_unwalled = False
+# The longest path a Unix socket may have on this system, as ZeroMQ was built (107 bytes on Linux, 103 on macOS).
+_LONGEST_SOCKET_PATH = getattr(zmq, "IPC_PATH_MAX_LEN", 103)
 
 
 class ReadyClient(AsyncKernelClient):
@@ -97,10 +100,14 @@ class WarmKernelManager(AsyncKernelManager):
             # TCP ports are picked free and bound by the kernel a moment later: on a busy machine another process
             # can take one in between, and that submission fails. Sockets that are files, in a folder of the
             # kernel's own (the only place its walls let it make sockets), cannot be taken.
-            self._sockets = tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-sockets-")
-            self.transport = "ipc"
-            self.connection_file = os.path.join(self._sockets, "kernel.json")
-            self.ip = os.path.join(self._sockets, "kernel-ipc")
+            sockets = tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-sockets-")
+            if len(os.fsencode(os.path.join(sockets, "kernel-ipc-99"))) > _LONGEST_SOCKET_PATH:
+                os.rmdir(sockets)  # a temporary folder too deep for a socket's name: TCP, as jupyter_client would
+                self._own_sockets = False
+            else:
+                self._sockets, self.transport = sockets, "ipc"
+                self.connection_file = os.path.join(sockets, "kernel.json")
+                self.ip = os.path.join(sockets, "kernel-ipc")
         return await super()._async_pre_start_kernel(**kw)
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:
