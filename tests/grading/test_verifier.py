@@ -14,8 +14,6 @@ from autograder.grading.kernels import _nursery
 from autograder.grading.verification import _verifier, _verifier_process
 from autograder.verifying import _hand_over
 
-pytestmark = pytest.mark.unit
-
 
 def _handed(**functions) -> dict:
     """What set 01's hand-over cells would display for these answers (by grade id)."""
@@ -32,6 +30,7 @@ def _softmax(x):
     return e / e.sum(axis=-1, keepdims=True)
 
 
+@pytest.mark.unit
 def test_a_verifier_that_cannot_run_fails_every_verified_test_saying_why(monkeypatch):
     def no_nursery(env):
         raise _nursery.NurseryError("the kernel nursery did not finish importing its libraries")
@@ -43,6 +42,7 @@ def test_a_verifier_that_cannot_run_fails_every_verified_test_saying_why(monkeyp
     assert all(not v["passed"] and "could not verify" in v["message"] for v in verdicts.values())
 
 
+@pytest.mark.unit
 def test_a_verifier_kept_warm_judges_the_next_notebook_as_a_new_one_would():
     env = dict(os.environ)
     with _verifier.verifier_for("01_arrays", env) as first:
@@ -70,6 +70,8 @@ def _started(monkeypatch) -> _verifier.Verifier:
     return verifier
 
 
+# Each waits out a problem's timeout (6 s) in a verifier process: of the grading tier, not the quick one.
+@pytest.mark.grading
 @pytest.mark.parametrize("asked_ahead", [False, True], ids=["decided-at-the-end", "asked-ahead"])
 def test_a_program_that_never_ends_fails_its_own_test_and_no_other(monkeypatch, asked_ahead):
     def pairwise_sq_dists(x, y):  # stops on no input: its condition stays true
@@ -91,6 +93,7 @@ def test_a_program_that_never_ends_fails_its_own_test_and_no_other(monkeypatch, 
     assert "was not handed to the grader" in verdicts["test_safe_take"]["message"]  # the rest, in a new process
 
 
+@pytest.mark.unit
 def test_a_verdict_asked_for_ahead_counts_only_for_the_programs_handed_over_in_the_end():
     """The self-check verifies each answer as its hand-over cell runs; the notebook's final hand-over decides."""
     right, junk = _handed(test_softmax=_softmax), _handed(test_softmax=lambda x: x)
