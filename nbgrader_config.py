@@ -9,7 +9,6 @@ from nbgrader.preprocessors import (
     DeduplicateIds,
     Execute,
     GetGrades,
-    OverwriteCells,
     OverwriteKernelspec,
 )
 
@@ -19,6 +18,7 @@ from autograder.grading.plugins import (
     LmsCollector,
     OwnResultsOnly,
     RefuseTampering,
+    RestoreCells,
     ShortenTestErrors,
     Verify,
     WarmExecute,
@@ -37,7 +37,8 @@ c.Execute.timeout = 120
 # whole notebook (jupyter/nbgrader#1230); a kernel that dies is still noticed within a second.
 c.Execute.iopub_timeout = 30
 
-# Defences against tampering (autograder/INTEGRITY.md). After the locked cells are restored,
+# Defences against tampering (autograder/INTEGRITY.md). After the locked cells are restored (nbgrader's
+# OverwriteCells, warning of a changed test only where the student changed it: `RestoreCells`),
 # a student cell that replaces the grader's tools, ends processes or runs code from text is
 # not run. Before any cell, the kernel caps file sizes and records the tools the checks trust, with
 # the submission's folder off sys.path until then, so no file handed in beside the notebook stands in
@@ -46,7 +47,7 @@ c.Autograde.sanitize_preprocessors = [
     ClearOutput,
     DeduplicateIds,
     OverwriteKernelspec,
-    OverwriteCells,
+    RestoreCells,
     RefuseTampering,
     CheckCellMetadata,
     HandOver,

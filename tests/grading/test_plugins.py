@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+from types import SimpleNamespace
+
 import nbformat
 import pytest
+from nbgrader import utils
+from nbgrader.preprocessors import OverwriteCells
 
-from autograder.grading.plugins import RefuseTampering, ShortenTestErrors
+from autograder.grading.plugins import RefuseTampering, RestoreCells, ShortenTestErrors
 
 pytestmark = pytest.mark.unit
 
@@ -43,3 +48,38 @@ def test_feedback_keeps_the_message_of_a_test_and_drops_its_traceback():
         ShortenTestErrors().preprocess_cell(cell, {}, 0)
     assert test.outputs[0].traceback == ["CheckFailed: off by 2"]
     assert answer.outputs[0].traceback == ["mine"]
+
+
+class _Gradebook:
+    """What `OverwriteCells` asks of nbgrader's gradebook, for one locked test cell with hidden tests."""
+
+    def __init__(self, source: nbformat.NotebookNode):
+        self.source = source
+
+    def find_source_cell(self, name, notebook, assignment):
+        checksum = utils.compute_checksum(self.source)
+        return SimpleNamespace(cell_type="code", locked=True, source=self.source.source, checksum=checksum, name=name)
+
+    def find_graded_cell(self, name, notebook, assignment):
+        return SimpleNamespace(max_score=self.source.metadata.nbgrader["points"])
+
+
+@pytest.mark.parametrize("restore", [OverwriteCells, RestoreCells])
+def test_a_test_cell_is_said_to_have_changed_only_where_the_student_changed_it(restore, caplog):
+    """nbgrader compares a handed-in test cell with its source, hidden tests included: it warns of every cell with
+    hidden tests in every honest submission (jupyter/nbgrader#1961). The course's `RestoreCells` does not."""
+    meta = dict(grade_id="test_a", grade=True, solution=False, locked=True, points=1)
+    source = _cell("assert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(3) == 6\n### END HIDDEN TESTS", **meta)
+    released = "assert f(1) == 2"
+    warned = {}
+    for student, handed_in in {"honest": released, "edited": "assert True"}.items():
+        cell = _cell(handed_in, **meta)
+        preprocessor = restore()
+        preprocessor.gradebook, preprocessor.notebook_id, preprocessor.assignment_id = _Gradebook(source), "nb", "a"
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            preprocessor.preprocess_cell(cell, {}, 0)
+        assert cell.source == source.source, "the test was not restored with its hidden tests"
+        warned[student] = [r.getMessage() for r in caplog.records if "checksum" in r.getMessage()]
+    assert len(warned["edited"]) == 1 and "cell test_a has changed" in warned["edited"][0]
+    assert len(warned["honest"]) == (1 if restore is OverwriteCells else 0), warned

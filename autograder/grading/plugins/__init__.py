@@ -1,5 +1,7 @@
 """What plugs into nbgrader (`nbgrader_config.py` names them): preprocessors, the LMS collector and grade exports.
 
+- `RestoreCells`, in the autograde sanitize step: nbgrader's `OverwriteCells`, which warns of a changed test
+  cell only where the student changed it (nbgrader warns of every cell with hidden tests, jupyter/nbgrader#1961).
 - `RefuseTampering`, in the autograde sanitize step: a student-editable cell that reaches
   for the grader's tools is not run; its source becomes an error saying why.
 - `ShortenTestErrors`, in feedback: IPython tracebacks quote the lines around the failing
@@ -27,7 +29,15 @@ nbgrader's own metadata check, installed here), the LMS's plug-ins in `_lms.py`.
 
 from ._links import RefuseLinks, refuse_links_in_submissions
 from ._lms import CanvasGrades, LmsCollector, MoodleGrades
-from ._preprocessors import HandOver, OwnResultsOnly, RefuseTampering, ShortenTestErrors, Verify, WarmExecute
+from ._preprocessors import (
+    HandOver,
+    OwnResultsOnly,
+    RefuseTampering,
+    RestoreCells,
+    ShortenTestErrors,
+    Verify,
+    WarmExecute,
+)
 from ._schema import check_each_schema_once
 
 # Every grading path reads this module: nbgrader_config.py imports it.
@@ -42,6 +52,7 @@ __all__ = [
     "OwnResultsOnly",
     "RefuseLinks",
     "RefuseTampering",
+    "RestoreCells",
     "ShortenTestErrors",
     "Verify",
     "WarmExecute",

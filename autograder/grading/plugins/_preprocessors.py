@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from nbformat import NotebookNode
+from nbgrader.preprocessors import ClearHiddenTests, Execute, NbGraderPreprocessor, OverwriteCells
 from traitlets import Bool
 
 from ..._config import PROTECTED, environment_with
@@ -24,6 +25,31 @@ from ..verification._verification import (
 )
 from ._scores import own_results_only
 from ._tampering import imported_names, refusal, tampering
+
+
+class RestoreCells(OverwriteCells):
+    """nbgrader's `OverwriteCells`, whose warning that a locked cell's checksum changed names only cells the student
+    changed. nbgrader compares the handed-in cell with the source, hidden tests included, so it says that every
+    test cell with hidden tests changed, in every honest submission (jupyter/nbgrader#1961), and a test the student
+    edited is lost among them. Here the handed-in cell is compared with the cell as released."""
+
+    _handed_in: str | None = None
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        self._handed_in = cell.source
+        return super().preprocess_cell(cell, resources, cell_index)
+
+    def report_change(self, name: str, attr: str, old: Any, new: Any) -> None:
+        if attr == "checksum" and self._handed_in == self._released(name):
+            return
+        super().report_change(name, attr, old, new)
+
+    def _released(self, name: str) -> str:
+        """The locked cell `name` as students got it: the source's, without its hidden tests."""
+        source = self.gradebook.find_source_cell(name, self.notebook_id, self.assignment_id)
+        cell = NotebookNode(cell_type=source.cell_type, source=source.source, metadata={})
+        ClearHiddenTests(parent=self)._remove_hidden_test_region(cell)
+        return cell.source
 
 
 class RefuseTampering(NbGraderPreprocessor):
