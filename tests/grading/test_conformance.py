@@ -86,8 +86,8 @@ def _grade(course: Path, grader: str, plan: Plan, step: Run) -> list[str]:
     if done.returncode != step.exit == 0 and grader == "stock":
         # Stock is the yardstick here, not what is tested, and its kernels listen on TCP ports that jupyter_client
         # finds free and the kernel binds a moment later, which another process of a busy suite can take in
-        # between. Run again, stock grades only the submission that failed (it removed that one's folder); a
-        # failure both runs share is stock's answer, and fails the scenario.
+        # between. Run again, stock grades again what failed (it removed that submission's folder), and the rest
+        # too under --force; a failure both runs share is stock's answer, and fails the scenario.
         warnings.warn(f"stock `{' '.join(command[1:])}` failed once, and was run again:\n{_said(done)}", stacklevel=1)
         done = subprocess.run(command, cwd=course, capture_output=True, text=True, timeout=900)
     if done.returncode == step.exit:
