@@ -216,7 +216,7 @@ from autograder.grading.batch._runner import execute_submission, start_forkserve
 config = {"timeout": 60, "extra_arguments": GUARD_ARGUMENTS,
           "kernel_manager_class": "autograder.grading.kernels._manager.WarmKernelManager"}
 if __name__ == "__main__":
-    start_forkserver()
+    start_forkserver(preload=sys.argv[5].split() or None)
     seed = int(sys.argv[3]) if sys.argv[3] else None
     done = execute_submission(open(sys.argv[1]).read(), folder=sys.argv[2], execute_config=config,
                               notebook_timeout=120, memory_mb=4000, seed=seed, compiled=sys.argv[4])
@@ -226,15 +226,21 @@ if __name__ == "__main__":
 
 
 def graded_as_jax_course_grades(
-    submission: Path, folder: Path, *, seed: int | None = None, compiled: Path | None = None
+    submission: Path,
+    folder: Path,
+    *,
+    seed: int | None = None,
+    compiled: Path | None = None,
+    preload: tuple[str, ...] = (),
 ) -> list:
     """The cells of `submission` as `jax-course grade`'s driver runs it in `folder`, drawing hidden inputs from
-    `seed` and loading the programs in `compiled`; in an environment without JAX's, XLA's or TensorFlow's
-    variables (what the grader gives its kernels)."""
+    `seed`, loading the programs in `compiled`, its kernel forked with `preload` imported (if any: else what
+    `start_forkserver` imports by default); in an environment without JAX's, XLA's or TensorFlow's variables
+    (what the grader gives its kernels)."""
     script = folder.parent / "grade_one.py"
     script.write_text(_GRADE_ONE)
     env = {name: value for name, value in os.environ.items() if not name.startswith(("TF_", "JAX_", "XLA_"))}
-    argv = [submission, folder, "" if seed is None else str(seed), compiled or ""]
+    argv = [submission, folder, "" if seed is None else str(seed), compiled or "", " ".join(preload)]
     done = subprocess.run([sys.executable, script, *argv], env=env, capture_output=True, text=True, timeout=300)
     assert done.stdout, done.stderr[-3000:]
     return nbformat.reads(done.stdout, as_version=4).cells

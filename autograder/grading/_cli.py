@@ -111,12 +111,15 @@ def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
     import glob
 
     from .batch._runner import start_forkserver
+    from .kernels._nursery import preload_for
 
-    # First, so that the forkserver imports nbgrader (and for a batch, the kernels' libraries) while this
-    # process does too. One student by name: one notebook, so no kernel libraries for it to share.
+    # First, so that the forkserver imports nbgrader (and for a batch, the kernels' libraries, with those the
+    # set's notebooks import: `source/ASSIGNMENT/*.ipynb` or however the course names it) while this process
+    # does too. One student by name: one notebook, so no kernel libraries for it to share.
     alone = bool(args.student) and not glob.has_magic(args.student)
     if not args.scheduler:
-        start_forkserver(alone)
+        sources = Path().glob(f"*/{glob.escape(args.assignment)}/*.ipynb") if args.assignment else []
+        start_forkserver(alone, preload_for(sources))
 
     from rich.console import Console
 

@@ -6,6 +6,9 @@ import asyncio
 import json
 import logging
 import os
+import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -19,7 +22,7 @@ from autograder.grading.batch._runner import THREAD_LIMITS
 from autograder.grading.kernels import _manager as kernels
 from autograder.grading.kernels import _nursery
 
-from support import graded_as_jax_course_grades
+from support import VENV_BIN, graded_as_jax_course_grades, jax_course_grade, make_course, read_scores, run, submit
 
 pytestmark = pytest.mark.grading
 
@@ -251,3 +254,101 @@ def test_a_walled_kernel_has_a_home_and_temporary_folder_of_its_own_that_go_with
     assert found["wrote"] == {"home": 1, "temporary": 1, "own": 1} and (own / "mine.txt").exists()
     assert os.path.basename(found["home"]).startswith(f"jax-course-grade-{os.getpid()}-kernel-")
     assert not os.path.exists(found["home"]), "the kernel's throw-away folder outlived it"
+
+
+# What a kernel has imported before its first cell, of the libraries a set's notebooks may import ahead.
+IMPORTED_AHEAD = "import json, sys\nprint(json.dumps([name for name in ('optax', 'flax.nnx') if name in sys.modules]))"
+SET_14_LIKE = ["import optax\nfrom flax import nnx", "def later():\n    import sklearn", "%time x = 1\nimport os"]
+
+
+def _notebook(path: Path, *sources: str) -> Path:
+    path.write_text(nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])))
+    return path
+
+
+def test_a_set_whose_notebooks_import_flax_or_optax_gets_them_imported_ahead_and_nothing_else(tmp_path):
+    """Only `AHEAD`'s libraries, imported at a cell's top level, installed; whatever else the notebook imports
+    (a module of its own, which the unwalled nursery must never run) is left to the kernel."""
+    source = _notebook(tmp_path / "set.ipynb", *SET_14_LIKE, "import helper_of_mine\nfrom optax import adam")
+    (tmp_path / "broken.ipynb").write_text("{ not a notebook")
+    ahead = _nursery.preload_for([source, tmp_path / "broken.ipynb", tmp_path / "missing.ipynb"])
+    assert ahead == (*_nursery.PRELOAD, "optax", "flax", "flax.nnx", "optax.adam")
+    assert _nursery.preload_for([_notebook(tmp_path / "plain.ipynb", "import numpy as np")]) == _nursery.PRELOAD
+
+
+def test_a_nursery_that_imported_more_serves_kernels_that_need_less_and_not_the_other_way(monkeypatch):
+    spawned = []
+
+    class Spawned:
+        def __init__(self, imported):
+            self.imported = frozenset(imported)
+
+        def alive(self):
+            return True
+
+    def spawn(env, preload):
+        spawned.append(Spawned(preload))
+        return spawned[-1]
+
+    monkeypatch.setattr(_nursery.Nursery, "spawn", staticmethod(spawn))
+    monkeypatch.setattr(_nursery, "_nurseries", {})
+    env = {"XLA_FLAGS": "--a-key-of-its-own"}
+    wide = _nursery.nursery_for(env, (*_nursery.PRELOAD, "optax"))
+    assert _nursery.nursery_for(env, _nursery.PRELOAD) is wide
+    wider = _nursery.nursery_for(env, (*_nursery.PRELOAD, "optax", "flax.nnx"))
+    assert wider is not wide and len(spawned) == 2
+    assert _nursery.nursery_for(env, (*_nursery.PRELOAD, "flax.nnx")) is wider
+
+
+def test_the_libraries_imported_ahead_start_no_thread_and_not_jaxs_backend():
+    """What makes a process that imported them a safe parent to fork kernels from (`Nursery.fork_here`)."""
+    names = ["optax", "flax.nnx", "orbax.checkpoint", "sklearn.datasets", "sklearn.model_selection"]
+    assert {name.partition(".")[0] for name in names} == set(_nursery.AHEAD), "a library of AHEAD is not tried here"
+    code = (
+        f"import importlib, threading\nfor name in {[*_nursery.PRELOAD, *names]!r}:\n"
+        "    importlib.import_module(name)\n"
+        "from jax._src import xla_bridge\nprint(threading.active_count(), xla_bridge.backends_are_initialized())"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["1", "False"], done.stderr[-2000:]
+
+
+def test_a_kernel_of_a_set_that_imports_flax_finds_it_imported_before_its_first_cell(tmp_path):
+    """Under `nbgrader autograde` with the course's config (`WarmExecute` reads the set's source notebooks), and
+    forked from `jax-course grade`'s driver (its forkserver imported them)."""
+    ahead = _nursery.preload_for([_notebook(tmp_path / "set.ipynb", *SET_14_LIKE)])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(IMPORTED_AHEAD)])
+    client = NotebookClient(nb, timeout=120, kernel_manager_class=kernels.WarmKernelManager)
+    client.km = client.create_kernel_manager()
+    client.km.preload = list(ahead)
+    client.execute()
+    assert json.loads(nb.cells[0].outputs[0]["text"]) == ["optax", "flax.nnx"]
+    (tmp_path / "submission.ipynb").write_text(nbformat.writes(nb))
+    for preload, imported in ((ahead, ["optax", "flax.nnx"]), ((), [])):
+        folder = tmp_path / f"graded-{len(preload)}"
+        folder.mkdir()
+        cells = graded_as_jax_course_grades(tmp_path / "submission.ipynb", folder, preload=preload)
+        assert json.loads(cells[0].outputs[0]["text"]) == imported
+
+
+def test_both_graders_give_a_sets_kernels_what_its_source_notebook_imports_ahead(tmp_path):
+    """`nbgrader autograde` with the course's config and `jax-course grade`, on a set whose source notebook imports
+    Optax and Flax after a cell that looks whether they are imported already."""
+    from courses import answer, solution, source, tests
+
+    course = make_course(tmp_path)
+    looks = "import sys\nseen = [name for name in ('optax', 'flax.nnx') if name in sys.modules]"
+    (course / "solutions" / "ahead").mkdir(parents=True)
+    (course / "solutions" / "ahead" / "ahead.ipynb").write_text(
+        source(
+            answer(solution(looks), "looks"),
+            tests("assert seen == ['optax', 'flax.nnx'], seen", "test_ahead", 1),
+            nbformat.v4.new_code_cell("import optax\nfrom flax import nnx"),
+        )
+    )
+    run(VENV_BIN / "nbgrader", "generate_assignment", "ahead", "--force", cwd=course)
+    submit(course, "ahead", "student", {"looks": looks})
+    other = shutil.copytree(course, tmp_path / "by-jax-course")
+    run(VENV_BIN / "nbgrader", "autograde", "ahead", cwd=course)
+    jax_course_grade(other, "ahead")
+    assert read_scores(course, "ahead") == read_scores(other, "ahead") == {"student": {"test_ahead": 1.0}}

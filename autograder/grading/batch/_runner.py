@@ -22,7 +22,7 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +55,8 @@ _forkserver = multiprocessing.get_context("forkserver")
 # First, what makes it hear only the grader (`_parent_only.py`), imported there and not here.
 _DRIVER_PRELOAD = [f"{__package__}._parent_only", _driver.__name__, "nbgrader.preprocessors"]
 _forkserver.set_forkserver_preload([*_DRIVER_PRELOAD, *PRELOAD])
+# What the kernels of the set being graded import ahead (`start_forkserver`).
+_kernel_preload: list[str] = list(PRELOAD)
 # Held while a driver starts and while one's exit status is read: `Process.start()` polls every running
 # child, and two threads reading one child's status pipe at once leave one of them an EOF, which
 # multiprocessing reports as exit code 255 (a correctly run notebook recorded as crashed).
@@ -75,16 +77,19 @@ class Execution:
     lost: bool = False
 
 
-def start_forkserver(alone: bool = False) -> None:
-    """Start the forkserver now, so that it imports nbformat, nbgrader and the kernels' libraries while
-    the grader starts up too; with the kernels' thread limits, which those libraries read on import.
+def start_forkserver(alone: bool = False, preload: Sequence[str] | None = None) -> None:
+    """Start the forkserver now, so that it imports nbformat, nbgrader and the kernels' libraries (`preload`: those
+    of the set being graded, `_nursery.preload_for`; by default, as asked before, else `PRELOAD`) while the grader
+    starts up too; with the kernels' thread limits, which those libraries read on import.
 
     For one submission graded `alone` (`--student NAME`), the forkserver imports nothing: nothing would share
     its libraries. Its one driver is forked now instead, and imports nbgrader while the grader does, then waits
     for its notebook (`_driver.standby`); it starts the kernel's nursery, if the course's kernels have one, as
     nbgrader's Execute step would (`_nursery.prepare`). The process tree then holds one copy of nbgrader less.
     """
-    _forkserver.set_forkserver_preload(_DRIVER_PRELOAD[:1] if alone else [*_DRIVER_PRELOAD, *PRELOAD])
+    if preload is not None:
+        _kernel_preload[:] = preload
+    _forkserver.set_forkserver_preload(_DRIVER_PRELOAD[:1] if alone else [*_DRIVER_PRELOAD, *_kernel_preload])
     with environment_with(THREAD_LIMITS):
         multiprocessing.forkserver.ensure_running()
     if alone and not (_standby or _forking):

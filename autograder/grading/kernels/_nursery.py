@@ -8,11 +8,14 @@ that process's tree (the grader's limits and kills reach them). The verifier is 
 (`start_program`): it never runs a notebook's code itself.
 
 Libraries read some variables when they are imported (`OPENBLAS_NUM_THREADS`, `JAX_*`): a nursery
-serves only kernels whose environment agrees with its own on those (`import_key`).
+serves only kernels whose environment agrees with its own on those (`import_key`). A set whose notebooks import
+libraries of `AHEAD` (set 14's Flax, Optax, Orbax and scikit-learn: seconds in every notebook) gets a nursery that
+imported them too (`preload_for`).
 """
 
 from __future__ import annotations
 
+import ast
 import atexit
 import importlib
 import importlib.util
@@ -24,6 +27,8 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Iterable
+from pathlib import Path
 
 from . import _in_the_nursery
 
@@ -38,6 +43,11 @@ _READ_AT_IMPORT = ("JAX_", "XLA_", "NPY_", "OMP_", "OPENBLAS_", "MKL_", "NUMEXPR
 # the grader's compiled programs is forked from the nursery that imported JAX without them.
 _SET_AFTER_FORK = ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS")
 _REPLY_BYTES = 4096
+# Libraries a notebook may import that its kernel gets imported ahead, when the notebooks of its set import them:
+# none starts a thread or JAX's backend as it is imported (tests/grading/test_kernels.py), so a process that
+# imported them is still a safe parent to fork. Only these, whoever's notebook names them: nothing else is run
+# in the nursery, which forks every kernel and is not walled in.
+AHEAD = ("flax", "optax", "orbax", "sklearn")
 _COURSE_VARIABLES = "JAXCOURSE_"
 
 
@@ -56,6 +66,41 @@ def import_key(env) -> tuple[tuple[str, str], ...]:
 _IMPORTED_WITH = import_key(os.environ)
 
 
+def preload_for(notebooks: Iterable[Path]) -> tuple[str, ...]:
+    """`PRELOAD`, and the modules of `AHEAD` that the code cells of `notebooks` import at their top level (those
+    installed): what the kernels of the notebooks' set import before their first cell."""
+    ahead: dict[str, None] = {}
+    for notebook in notebooks:
+        try:
+            cells = json.loads(Path(notebook).read_text())["cells"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # no notebook there: its kernels import what they need themselves
+        for cell in cells if isinstance(cells, list) else []:
+            if isinstance(cell, dict) and cell.get("cell_type") == "code":
+                ahead.update(dict.fromkeys(name for name in _imported(cell.get("source", "")) if _is_ahead(name)))
+    return (*PRELOAD, *ahead)
+
+
+def _imported(source: str | list[str]) -> list[str]:
+    """The modules a cell imports at its top level (`from a import b`: `a`, and `a.b`, which may be a module)."""
+    lines = "".join(source).splitlines() if isinstance(source, list) else source.splitlines()
+    try:  # IPython's magics and shell escapes are not Python
+        tree = ast.parse("\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines))
+    except (SyntaxError, ValueError):
+        return []
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names += [node.module, *(f"{node.module}.{alias.name}" for alias in node.names if alias.name != "*")]
+    return names
+
+
+def _is_ahead(name: str) -> bool:
+    return name.partition(".")[0] in AHEAD and _installed(name)
+
+
 class NurseryError(RuntimeError):
     """The nursery could not start, or could not start a kernel: the caller starts one cold."""
 
@@ -63,8 +108,10 @@ class NurseryError(RuntimeError):
 class Nursery:
     """The asking side: `start_kernel` returns the pid of a kernel that is ready for its client."""
 
-    def __init__(self, channel: socket.socket, pid: int, key, process: subprocess.Popen | None = None):
-        self.channel, self.pid, self.key, self._process = channel, pid, key, process
+    def __init__(
+        self, channel: socket.socket, pid: int, key, imported: frozenset[str], process: subprocess.Popen | None = None
+    ):
+        self.channel, self.pid, self.key, self.imported, self._process = channel, pid, key, imported, process
         self._lock = threading.Lock()
 
     @classmethod
@@ -79,7 +126,7 @@ class Nursery:
             [sys.executable, "-c", code], pass_fds=[theirs.fileno()], env=started, cwd="/", stdin=subprocess.DEVNULL
         )
         theirs.close()
-        nursery = cls(ours, process.pid, import_key(env), process)
+        nursery = cls(ours, process.pid, import_key(env), frozenset(filter(_installed, preload)), process)
         nursery._expect(b"ready", timeout, "did not finish importing its libraries")
         return nursery
 
@@ -98,7 +145,7 @@ class Nursery:
             ours.close()
             _in_the_nursery.serve(theirs)
         theirs.close()
-        nursery = cls(ours, pid, _IMPORTED_WITH)
+        nursery = cls(ours, pid, _IMPORTED_WITH, frozenset(sys.modules))
         nursery._expect(b"ready", 10, "did not start")
         return nursery
 
@@ -182,26 +229,30 @@ class Nursery:
                 pass
 
 
-_nurseries: dict[tuple, Nursery] = {}
+_nurseries: dict[tuple, list[Nursery]] = {}
 _lock = threading.Lock()
 
 
 def nursery_for(env: dict[str, str], preload=PRELOAD) -> Nursery:
-    """This process's nursery for kernels with `env`, spawned if there is none yet (or it ended)."""
-    key = import_key(env)
+    """This process's nursery for kernels with `env` that imported `preload` (what of it is installed), or more:
+    spawned if there is none yet (or those there were ended)."""
+    key, wanted = import_key(env), set(filter(_installed, preload))
     with _lock:
-        nursery = _nurseries.get(key)
-        if nursery is None or not nursery.alive():
-            nursery = _nurseries[key] = Nursery.spawn(env, preload)
+        alive = _nurseries[key] = [nursery for nursery in _nurseries.get(key, []) if nursery.alive()]
+        nursery = next((nursery for nursery in alive if wanted <= nursery.imported), None)
+        if nursery is None:
+            nursery = Nursery.spawn(env, preload)
+            alive.append(nursery)
         return nursery
 
 
-def warm_up(env: dict[str, str]) -> None:
-    """Start spawning the nursery for `env` now, in the background, while this process does other work."""
+def warm_up(env: dict[str, str], preload=PRELOAD) -> None:
+    """Start spawning the nursery for `env` and `preload` now, in the background, while this process does other
+    work."""
 
     def spawn() -> None:
         try:
-            nursery_for(env)
+            nursery_for(env, preload)
         except NurseryError:
             pass  # the kernel's manager tries again, then starts it cold and says so
 
@@ -217,19 +268,23 @@ def prepare() -> None:
         return
     if nursery is not None:
         with _lock:
-            _nurseries[nursery.key] = nursery
+            _nurseries.setdefault(nursery.key, []).append(nursery)
 
 
 def _forget() -> None:
     """In a forked child: the nurseries are the parent's; close this copy of their channels."""
-    for nursery in _nurseries.values():
+    for nursery in _every_nursery():
         nursery.channel.close()
     _nurseries.clear()
 
 
 def _close_all() -> None:
-    for nursery in _nurseries.values():
+    for nursery in _every_nursery():
         nursery.close()
+
+
+def _every_nursery() -> list[Nursery]:
+    return [nursery for nurseries in _nurseries.values() for nursery in nurseries]
 
 
 os.register_at_fork(after_in_child=_forget)

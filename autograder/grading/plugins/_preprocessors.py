@@ -13,6 +13,7 @@ from traitlets import Bool
 from ..._config import PROTECTED, environment_with
 from ..._verified import problems
 from ..kernels._manager import WarmKernelManager
+from ..kernels._nursery import preload_for
 from ..references._seed import for_grading, remember
 from ..verification._verification import (
     add_hand_overs,
@@ -93,15 +94,28 @@ class ShortenTestErrors(NbGraderPreprocessor):
 _STARTED = "jax_course_verifier"
 
 
+def _course(step: Any) -> Any:
+    """nbgrader's course folders, for a step its converter registered through its exporter (whose parent knows
+    them); None for a step run otherwise."""
+    return getattr(getattr(step.parent, "parent", None), "coursedir", None)
+
+
 def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, Any]:
     """The course root and the seed that grades this notebook (`references/_seed.py`), for a step nbgrader's
     converter registered through its exporter (whose parent knows the course's folders)."""
-    course = getattr(getattr(step.parent, "parent", None), "coursedir", None)
-    assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+    course, assignment = _course(step), (resources or {}).get("nbgrader", {}).get("assignment")
     if course is None or not assignment:
         return None, None
     root = Path(course.root)
     return root, for_grading(root, root / course.source_directory, assignment, log)
+
+
+def _sources(step: Any, resources: dict | None) -> list[Path]:
+    """The course's source notebooks of the assignment being graded (none if the course is not known)."""
+    course, assignment = _course(step), (resources or {}).get("nbgrader", {}).get("assignment")
+    if course is None or not assignment:
+        return []
+    return sorted((Path(course.root) / course.source_directory / assignment).glob("*.ipynb"))
 
 
 class WarmExecute(Execute):
@@ -122,6 +136,13 @@ class WarmExecute(Execute):
         super().__init__(*args, **kwargs)
 
     _verify_early: Any = None
+    _preload: tuple[str, ...] = ()
+
+    def create_kernel_manager(self):
+        km = super().create_kernel_manager()
+        if self._preload and isinstance(km, WarmKernelManager):
+            km.preload = list(self._preload)
+        return km
 
     def on_cell_executed(self, **kwargs):  # nbgrader's own records a timeout's error; then the early verdict
         super().on_cell_executed(**kwargs)
@@ -130,6 +151,7 @@ class WarmExecute(Execute):
 
     def preprocess(self, nb, resources=None, km=None):
         self._verify_early = None
+        self._preload = preload_for(_sources(self, resources))
         root, seed = _grading_seed(self, resources, self.log)
         if root is None or seed is None:
             return super().preprocess(nb, resources, km)

@@ -199,7 +199,8 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
         **compilation_cache(env=os.environ),
     }
     env.pop(REFERENCES, None)
-    _nursery.warm_up(env)  # while this process imports nbgrader
+    # While this process imports nbgrader; with the libraries of `_nursery.AHEAD` the notebook imports.
+    _nursery.warm_up(env, _nursery.preload_for([notebook]))
     root, assignment = find_course(notebook)
     if root is not None:
         results = _with_hidden_tests(notebook, root, assignment, env)
