@@ -199,9 +199,11 @@ def check_notebook(path: str | os.PathLike, *, timeout: float = 600) -> SelfChec
         **compilation_cache(env=os.environ),
     }
     env.pop(REFERENCES, None)
-    # While this process imports nbgrader; with the libraries of `_nursery.AHEAD` the notebook imports.
-    _nursery.warm_up(env, _nursery.preload_for([notebook]))
     root, assignment = find_course(notebook)
+    # While this process imports nbgrader; with the libraries of `_nursery.AHEAD` that the set imports (its source,
+    # which grading in a clone reads too; elsewhere, the notebook).
+    source = root / "solutions" / assignment / f"{assignment}.ipynb" if root is not None else notebook
+    _nursery.warm_up(env, _nursery.preload_for([source]))
     if root is not None:
         results = _with_hidden_tests(notebook, root, assignment, env)
         return SelfCheck(notebook, results, True, mode, reason, _unwalled_once())
