@@ -314,8 +314,8 @@ def test_the_libraries_imported_ahead_start_no_thread_and_not_jaxs_backend():
 
 
 def test_a_kernel_of_a_set_that_imports_flax_finds_it_imported_before_its_first_cell(tmp_path):
-    """Under `nbgrader autograde` with the course's config (`WarmExecute` reads the set's source notebooks), and
-    forked from `jax-course grade`'s driver (its forkserver imported them)."""
+    """A warm kernel asked for them (as `WarmExecute` asks for its set's), and one forked from `jax-course grade`'s
+    driver whose forkserver imported them; not one whose forkserver did not."""
     ahead = _nursery.preload_for([_notebook(tmp_path / "set.ipynb", *SET_14_LIKE)])
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(IMPORTED_AHEAD)])
     client = NotebookClient(nb, timeout=120, kernel_manager_class=kernels.WarmKernelManager)
