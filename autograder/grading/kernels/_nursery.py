@@ -66,10 +66,10 @@ def import_key(env) -> tuple[tuple[str, str], ...]:
 _IMPORTED_WITH = import_key(os.environ)
 
 
-def preload_for(notebooks: Iterable[Path]) -> tuple[str, ...]:
-    """`PRELOAD`, and the modules of `AHEAD` that the code cells of `notebooks` import at their top level (those
+def preload_for(notebooks: Iterable[Path], preload: Iterable[str] = PRELOAD) -> tuple[str, ...]:
+    """`preload`, and the modules of `AHEAD` that the code cells of `notebooks` import at their top level (those
     installed): what the kernels of the notebooks' set import before their first cell."""
-    ahead: dict[str, None] = {}
+    ahead = dict.fromkeys(preload)
     for notebook in notebooks:
         try:
             cells = json.loads(Path(notebook).read_text())["cells"]
@@ -78,12 +78,12 @@ def preload_for(notebooks: Iterable[Path]) -> tuple[str, ...]:
         for cell in cells if isinstance(cells, list) else []:
             if isinstance(cell, dict) and cell.get("cell_type") == "code":
                 ahead.update(dict.fromkeys(name for name in _imported(cell.get("source", "")) if _is_ahead(name)))
-    return (*PRELOAD, *ahead)
+    return tuple(ahead)
 
 
 def _imported(source: str | list[str]) -> list[str]:
     """The modules a cell imports at its top level (`from a import b`: `a`, and `a.b`, which may be a module)."""
-    lines = "".join(source).splitlines() if isinstance(source, list) else source.splitlines()
+    lines = "".join(source).splitlines()  # a notebook file's source may be a list of lines
     try:  # IPython's magics and shell escapes are not Python
         tree = ast.parse("\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines))
     except (SyntaxError, ValueError):

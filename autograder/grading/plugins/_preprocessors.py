@@ -94,27 +94,28 @@ class ShortenTestErrors(NbGraderPreprocessor):
 _STARTED = "jax_course_verifier"
 
 
-def _course(step: Any) -> Any:
-    """nbgrader's course folders, for a step its converter registered through its exporter (whose parent knows
-    them); None for a step run otherwise."""
-    return getattr(getattr(step.parent, "parent", None), "coursedir", None)
+def _graded(step: Any, resources: dict | None) -> tuple[Any, str] | None:
+    """nbgrader's course folders and the assignment being graded, for a step nbgrader's converter registered
+    through its exporter (whose parent knows the course's folders); None for a step run otherwise."""
+    course = getattr(getattr(step.parent, "parent", None), "coursedir", None)
+    assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+    return (course, assignment) if course is not None and assignment else None
 
 
 def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, Any]:
-    """The course root and the seed that grades this notebook (`references/_seed.py`), for a step nbgrader's
-    converter registered through its exporter (whose parent knows the course's folders)."""
-    course, assignment = _course(step), (resources or {}).get("nbgrader", {}).get("assignment")
-    if course is None or not assignment:
+    """The course root and the seed that grades this notebook (`references/_seed.py`)."""
+    if (graded := _graded(step, resources)) is None:
         return None, None
+    course, assignment = graded
     root = Path(course.root)
     return root, for_grading(root, root / course.source_directory, assignment, log)
 
 
 def _sources(step: Any, resources: dict | None) -> list[Path]:
     """The course's source notebooks of the assignment being graded (none if the course is not known)."""
-    course, assignment = _course(step), (resources or {}).get("nbgrader", {}).get("assignment")
-    if course is None or not assignment:
+    if (graded := _graded(step, resources)) is None:
         return []
+    course, assignment = graded
     return sorted((Path(course.root) / course.source_directory / assignment).glob("*.ipynb"))
 
 
@@ -136,12 +137,11 @@ class WarmExecute(Execute):
         super().__init__(*args, **kwargs)
 
     _verify_early: Any = None
-    _preload: tuple[str, ...] = ()
 
     def create_kernel_manager(self):
         km = super().create_kernel_manager()
-        if self._preload and isinstance(km, WarmKernelManager):
-            km.preload = list(self._preload)
+        if isinstance(km, WarmKernelManager):  # what it is configured to import, and what the set's notebooks do
+            km.preload = list(preload_for(_sources(self, self.resources), km.preload))
         return km
 
     def on_cell_executed(self, **kwargs):  # nbgrader's own records a timeout's error; then the early verdict
@@ -151,7 +151,6 @@ class WarmExecute(Execute):
 
     def preprocess(self, nb, resources=None, km=None):
         self._verify_early = None
-        self._preload = preload_for(_sources(self, resources))
         root, seed = _grading_seed(self, resources, self.log)
         if root is None or seed is None:
             return super().preprocess(nb, resources, km)
