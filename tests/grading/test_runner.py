@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from autograder.grading.batch import _runner
+from autograder.grading.batch._driver import write_progress
 from autograder.grading.batch._runner import _ended, _exception_line, _failure, _running_cell
 
 from support import VENV_BIN, graded_by, jax_course_grade, make_course, solution_sources, submit
@@ -63,14 +64,15 @@ def test_limits_stop_a_hanging_and_a_memory_hungry_notebook(tmp_path):
 
 
 def _stopped_notebook(folder, executed: int) -> None:
-    """A snapshot in which the first `executed` code cells ran: cell ids a1, t1, a2, ..."""
+    """The driver's note of a notebook in which the first `executed` code cells ran: cell ids a1, t1, a2, ..."""
     nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_markdown_cell("Problem 1"))
     for number, grade_id in enumerate(["a1", "t1", "a2", "t2"]):
         cell = nbformat.v4.new_code_cell("pass")
         cell.metadata["nbgrader"] = {"grade_id": grade_id}
         cell.execution_count = number + 1 if number < executed else None
         nb.cells.append(cell)
-    nbformat.write(nb, folder / "snapshot.ipynb")
+    write_progress(nb, str(folder / "snapshot.json"))
 
 
 @pytest.mark.unit
@@ -87,6 +89,20 @@ def test_a_stopped_notebook_names_the_cell_that_was_running(tmp_path):
     assert "HIDDEN" not in reason
     (tmp_path / "stderr.txt").write_text("Traceback:\n  x = secret_test_code()\nRuntimeError: Kernel died\n")
     assert _failure(1, tmp_path, 5) == "crashed: the notebook could not be run, in cell a2 (RuntimeError: Kernel died)"
+
+
+@pytest.mark.unit
+def test_the_drivers_note_of_a_stopped_notebook_holds_no_code_or_output_and_survives_odd_metadata(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    shown = nbformat.v4.new_code_cell("print(secret)", execution_count=1)
+    shown.outputs = [nbformat.v4.new_output("stream", text="x" * 100_000)]
+    odd = nbformat.v4.new_code_cell("pass")
+    odd.metadata["nbgrader"] = "not a dict"  # a tampered cell, refused later: noting it must not stop the driver
+    nb.cells = [shown, odd]
+    write_progress(nb, str(tmp_path / "snapshot.json"))
+    assert _running_cell(tmp_path) == "number 2"
+    written = (tmp_path / "snapshot.json").read_text()
+    assert "secret" not in written and len(written) < 1_000, written[:200]
 
 
 @pytest.mark.unit

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+import json
 import os
 import select
 import signal
@@ -27,18 +28,32 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 
 def _snapshots(snapshot: str) -> type:
-    """nbgrader's Execute, saving the notebook after every cell: a stopped notebook's reason names the cell
-    it stopped in. Made when a driver runs, so that importing this module (the grader's first step, to start
-    the forkserver) does not wait for nbgrader."""
+    """nbgrader's Execute, noting after every cell which cells have run (`write_progress`): a stopped notebook's
+    reason names the cell it stopped in. Made when a driver runs, so that importing this module (the grader's
+    first step, to start the forkserver) does not wait for nbgrader."""
     from nbgrader.preprocessors import Execute
 
     class Snapshots(Execute):
         def on_cell_executed(self, **kwargs):
             super().on_cell_executed(**kwargs)
-            nbformat.write(self.nb, snapshot + ".partial")
-            os.replace(snapshot + ".partial", snapshot)
+            write_progress(self.nb, snapshot)
 
     return Snapshots
+
+
+def write_progress(nb, path: str) -> None:
+    """Each cell of `nb` with its type, execution count and nbgrader grade_id, as `{"cells": [...]}`: what the grader
+    reads of a notebook that stopped (`_runner._running_cell`). Not the notebook itself, whose outputs a student's
+    code can make large: written and validated whole after every cell, it would cost more than running the cell."""
+    cells = []
+    for cell in nb.cells:
+        metadata = cell.get("metadata")
+        nbgrader = metadata.get("nbgrader") if isinstance(metadata, dict) else None
+        grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
+        ran = {"cell_type": cell.get("cell_type"), "execution_count": cell.get("execution_count")}
+        cells.append({**ran, "metadata": {"nbgrader": {"grade_id": grade_id}}})
+    Path(path + ".partial").write_text(json.dumps({"cells": cells}))
+    os.replace(path + ".partial", path)
 
 
 def kill_tree(pid: int) -> None:

@@ -255,7 +255,7 @@ def execute_submission(
         job = dict(
             source=str(work / "submission.ipynb"),
             result=str(work / "executed.ipynb"),
-            snapshot=str(work / "snapshot.ipynb"),
+            snapshot=str(work / "snapshot.json"),
             stderr=str(work / "stderr.txt"),
             cwd=scratch,
             kernel_cwd=os.path.abspath(folder) if folder and os.path.isdir(folder) else _empty(work / "notebook"),
@@ -293,7 +293,7 @@ def _empty(folder: Path) -> str:
 
 def _running_cell(folder: Path) -> str:
     """The cell that was running when the notebook stopped: its grade_id, or its number."""
-    latest = folder / "snapshot.ipynb" if (folder / "snapshot.ipynb").is_file() else folder / "submission.ipynb"
+    latest = folder / "snapshot.json" if (folder / "snapshot.json").is_file() else folder / "submission.ipynb"
     try:
         cells = json.loads(latest.read_text())["cells"]
     except (OSError, ValueError, KeyError):
