@@ -43,8 +43,8 @@ def _snapshots(snapshot: str) -> type:
 
 def write_progress(nb, path: str) -> None:
     """Each cell of `nb` with its type, execution count and nbgrader grade_id, as `{"cells": [...]}`: what the grader
-    reads of a notebook that stopped (`_runner._running_cell`). Not the notebook itself, whose outputs a student's
-    code can make large: written and validated whole after every cell, it would cost more than running the cell."""
+    reads of a notebook that stopped (`_runner._running_cell`). Not the notebook itself: copied, validated and
+    written whole after every cell, it costs the more the more the student's code prints."""
     cells = []
     for cell in nb.cells:
         metadata = cell.get("metadata")
