@@ -78,3 +78,34 @@ def test_one_submission_gets_its_score_and_no_chart_of_a_class(tmp_path):
     run.outcomes = OUTCOMES[:1]
     page = write_report(run)[1].read_text()
     assert "<p>ada: 2 of 2</p>" in page and "data:image/png" not in page
+
+
+# nbgrader's own `add_submission` sets up its rows with SQLAlchemy's autoflush on, which warns.
+@pytest.mark.filterwarnings("ignore:Object of type <Submitted")
+def test_the_report_reads_every_score_as_the_gradebook_holds_it_now(tmp_path):
+    """A manual grade given after grading counts; a submission the gradebook never got scores zero."""
+    from nbgrader.api import Gradebook
+
+    db_url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(db_url, "course") as gb:
+        gb.add_assignment("03_tracing")
+        gb.add_notebook("03_tracing", "03_tracing")
+        gb.add_grade_cell("test_a", "03_tracing", "03_tracing", max_score=1, cell_type="code")
+        gb.add_grade_cell("essay", "03_tracing", "03_tracing", max_score=2, cell_type="markdown")
+        for student in ("ada", "bob"):
+            gb.add_student(student)
+            gb.add_submission("03_tracing", student)
+        for student, cell, score in (("ada", "test_a", 1.0), ("bob", "test_a", 0.0), ("bob", "essay", 1.5)):
+            grade = gb.find_grade(cell, "03_tracing", "03_tracing", student)
+            grade.manual_score, grade.needs_manual_grade = score, False
+        gb.db.commit()
+    run = GradingRun("03_tracing", tmp_path / "grading" / "03_tracing", db_url=db_url, course_id="course")
+    stale = {"test_a": [0.0, 1.0], "essay": [0.0, 2.0]}
+    for student in ("ada", "bob", "cy"):  # cy's grading failed before nbgrader made its row
+        Ledger(run.folder).record(Outcome(student, "graded", "", 0.0, 3.0, stale))
+    now = {o.student: (o.score, o.max_score, o.problems) for o in run.current()}
+    assert now == {
+        "ada": (1.0, 3.0, {"test_a": [1.0, 1.0], "essay": [None, 2.0]}),
+        "bob": (1.5, 3.0, {"test_a": [0.0, 1.0], "essay": [1.5, 2.0]}),
+        "cy": (0.0, 0.0, {}),
+    }

@@ -211,28 +211,33 @@ class Scores:
     problems: dict[str, list[float | None]]  # {problem: [score, max]}; None: waits for a manual grade
 
 
-def read_scores(db_url: str, course_id: str, assignment: str, student: str) -> Scores:
-    """A submission's scores from the gradebook now (manual grades included once given); zeros if it has none.
+def read_scores(db_url: str, course_id: str, assignment: str, students: list[str]) -> dict[str, Scores]:
+    """Each submission's scores from the gradebook now (manual grades included once given); zeros for one that
+    has none. One gradebook is opened for all of them: opening one costs more than reading a submission.
 
     A problem is its grade_id, or `notebook/grade_id` in an assignment of several notebooks (which may
     use the same grade_ids).
     """
     with Gradebook(db_url, course_id) as gb:
-        try:
-            submission = gb.find_submission(assignment, student)
-        except MissingEntry:  # it failed before nbgrader made its row (a bad timestamp)
-            return Scores(0.0, 0.0, 0.0, 0.0, {})
-        several = len(submission.notebooks) > 1
-        problems: dict[str, list[float | None]] = {
-            f"{notebook.name}/{grade.name}" if several else grade.name: [
-                None if grade.needs_manual_grade else float(grade.score or 0),
-                float(grade.max_score or 0),
-            ]
-            for notebook in submission.notebooks
-            for grade in notebook.grades
-        }
-        raw, penalty = float(submission.score or 0), float(submission.late_submission_penalty or 0)
-        return Scores(max(0.0, raw - penalty), float(submission.max_score or 0), raw, penalty, problems)
+        return {student: _scores(gb, assignment, student) for student in students}
+
+
+def _scores(gb: Gradebook, assignment: str, student: str) -> Scores:
+    try:
+        submission = gb.find_submission(assignment, student)
+    except MissingEntry:  # it failed before nbgrader made its row (a bad timestamp)
+        return Scores(0.0, 0.0, 0.0, 0.0, {})
+    several = len(submission.notebooks) > 1
+    problems: dict[str, list[float | None]] = {
+        f"{notebook.name}/{grade.name}" if several else grade.name: [
+            None if grade.needs_manual_grade else float(grade.score or 0),
+            float(grade.max_score or 0),
+        ]
+        for notebook in submission.notebooks
+        for grade in notebook.grades
+    }
+    raw, penalty = float(submission.score or 0), float(submission.late_submission_penalty or 0)
+    return Scores(max(0.0, raw - penalty), float(submission.max_score or 0), raw, penalty, problems)
 
 
 def open_course(assignment: str, *, db_url: str | None, student: str | None, options: list[str]) -> BatchAutograde:

@@ -61,11 +61,12 @@ class GradingRun:
         outcomes = self.ledger.outcomes()
         if self.db_url is None:
             return outcomes
-        for o in outcomes:
-            if o.status != "missing":
-                now = read_scores(self.db_url, self.course_id, self.assignment, o.student)
-                o.score, o.max_score, o.problems = now.score, now.max_score, now.problems
-                o.raw_score, o.penalty = now.raw_score, now.penalty
+        graded = [o for o in outcomes if o.status != "missing"]
+        scores = read_scores(self.db_url, self.course_id, self.assignment, [o.student for o in graded])
+        for o in graded:
+            now = scores[o.student]
+            o.score, o.max_score, o.problems = now.score, now.max_score, now.problems
+            o.raw_score, o.penalty = now.raw_score, now.penalty
         return outcomes
 
 
@@ -109,7 +110,7 @@ def _record(
         converter.fail(submission)
     HEARD.student = None
     course = converter.course
-    scores = read_scores(course.db_url, course.course_id, course.assignment_id, student)
+    scores = read_scores(course.db_url, course.course_id, course.assignment_id, [student])[student]
     # A refused cell (autograder/INTEGRITY.md) is graded, not failed: the rest of the notebook counted.
     note = "; ".join(filter(None, [reason, notes, *[f"nbgrader: {said}" for said in HEARD.take(student)]]))
     outcome = Outcome(
