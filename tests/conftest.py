@@ -203,17 +203,38 @@ def _spread(items: list, workers: int) -> list:
     share of the list (len(pending) // workers remaining), then moves tests from the end of a
     busy worker's queue to an idle one. So each share is filled longest-first, each test going
     to the share with the least expected work that has room, and the shares are concatenated.
+    A set's fresh-process test goes just before its autograde test, in the same share (`_together`).
     """
     sizes, left = [], len(items)
     for remaining in range(workers, 0, -1):
         sizes.append(left // remaining)
         left -= sizes[-1]
     shares, load = [[] for _ in sizes], [0.0] * len(sizes)
-    for item in sorted(items, key=lambda item: -_SECONDS.get(item.name, 3)):
-        share = min((i for i in range(len(sizes)) if len(shares[i]) < sizes[i]), key=lambda i: load[i])
-        shares[share].append(item)
-        load[share] += _SECONDS.get(item.name, 3)
+
+    def place(unit: list) -> None:
+        share = min((i for i in range(len(sizes)) if len(shares[i]) + len(unit) <= sizes[i]), key=lambda i: load[i])
+        shares[share].extend(unit)
+        load[share] += sum(_SECONDS.get(item.name, 3) for item in unit)
+
+    for unit in sorted(_together(items), key=lambda unit: -sum(_SECONDS.get(item.name, 3) for item in unit)):
+        try:
+            place(unit)
+        except ValueError:  # no share has room for all of it
+            for item in unit:
+                place([item])
     return [item for share in shares for item in share]
+
+
+def _together(items: list) -> list[list]:
+    """The tests that run one after another on one worker: each alone, but a set's fresh-process test and its
+    autograde test, in that order. Its fresh processes write the programs its wrong variants compile to the
+    worker's compilation cache (`pytest_configure`), which the autograde test's kernels then load: they only read it.
+    """
+    units: dict[object, list] = {}
+    for number, item in enumerate(items):
+        name, _, assignment = item.name.partition("[")
+        units.setdefault(assignment if name in (_FRESH, "test_autograde") else number, []).append(item)
+    return [sorted(unit, key=lambda item: not item.name.startswith(_FRESH)) for unit in units.values()]
 
 
 @pytest.hookimpl(trylast=True)  # after `-m` has deselected: the shares are of the tests that run
