@@ -179,13 +179,18 @@ class postgres:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def test_parallel_grades_resume_and_run_on_dask_with_postgresql(batch, tmp_path, subtests):
+def test_parallel_grades_resume_and_run_on_dask_with_postgresql(batch, tmp_path, subtests, monkeypatch):
     # Equality with stock nbgrader, and a batch killed mid-way, are tested on the hostile
     # catalogue (test_hostile.py), which runs both graders on the same 36 submissions.
     students = sorted(p.name for p in (batch / "submitted").iterdir())
     ours = _copy(batch, tmp_path / "ours")
+    compiled = tmp_path / "compiled"  # this test's own: what the grader compiles for its kernels is seen here
+    monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(compiled))
     done = _grade(ours, "--workers", "2")
     expected = scores(f"sqlite:///{ours / 'gradebook.db'}")
+
+    with subtests.test("the solution runs once, for the kernels' environment, not again for the verifier's"):
+        assert [p.name.split("-")[0] for p in (compiled / "compiled-for").iterdir()] == [ASSIGNMENT]
 
     with subtests.test("two workers: gradebook, report, summary"):
         assert expected["reference"] and all(expected["reference"].values()), expected

@@ -14,7 +14,7 @@ from ..._config import PROTECTED, environment_with
 from ..._verified import problems
 from ..kernels._manager import WarmKernelManager
 from ..kernels._nursery import preload_for
-from ..references._seed import for_grading, remember
+from ..references._seed import for_grading, grading_seed, remember
 from ..verification._verification import (
     add_hand_overs,
     apply_verdicts,
@@ -102,13 +102,15 @@ def _graded(step: Any, resources: dict | None) -> tuple[Any, str] | None:
     return (course, assignment) if course is not None and assignment else None
 
 
-def _grading_seed(step: Any, resources: dict | None, log) -> tuple[Path | None, Any]:
-    """The course root and the seed that grades this notebook (`references/_seed.py`)."""
+def _grading_seed(step: Any, resources: dict | None, log, *, for_kernels: bool = True) -> tuple[Path | None, Any]:
+    """The course root and the seed that grades this notebook (`references/_seed.py`), its programs compiled
+    for kernels unless `for_kernels` is false."""
     if (graded := _graded(step, resources)) is None:
         return None, None
     course, assignment = graded
     root = Path(course.root)
-    return root, for_grading(root, root / course.source_directory, assignment, log)
+    seed_for = for_grading if for_kernels else grading_seed
+    return root, seed_for(root, root / course.source_directory, assignment, log)
 
 
 def _sources(step: Any, resources: dict | None) -> list[Path]:
@@ -188,7 +190,8 @@ class Verify(NbGraderPreprocessor):
             if started is not None:
                 give_back(started)
             return nb, resources  # `--no-execute` grades the outputs as submitted
-        _, seed = _grading_seed(self, resources, self.log)
+        # Only the seed: `jax-course grade` compiled for its kernels' environment, which is not nbgrader's.
+        _, seed = _grading_seed(self, resources, self.log, for_kernels=False)
         env = {**os.environ, **(seed.verifier_environment() if seed else {})}
         failed = apply_verdicts(nb, verdicts(assignment, handed, env, started))
         if failed:

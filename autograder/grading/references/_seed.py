@@ -149,13 +149,22 @@ def for_grading(
     """The seed that grades `assignment` (its source notebooks in `source/assignment/`), with its reference
     outputs recorded and its programs compiled for the kernels (whose environment adds `settings`) if they are
     missing or stale; None when the assignment has no hidden inputs."""
+    seed = grading_seed(root, source, assignment, log)
+    if seed is None:
+        return None
+    compiled = compiled_programs(root)
+    notebooks = sorted((source / assignment).glob("*.ipynb"))
+    compile_for_kernels(assignment, notebooks, {**seed.kernel_environment(), **(settings or {})}, compiled, log)
+    return dataclasses.replace(seed, compiled=compiled)
+
+
+def grading_seed(root: Path, source: Path, assignment: str, log: logging.Logger) -> GradingSeed | None:
+    """`for_grading`'s seed, its reference outputs recorded, without compiling for kernels: what the verifier
+    needs (the kernels' programs were compiled for the environment they run in, which the verifier's is not)."""
     notebooks = sorted((source / assignment).glob("*.ipynb"))
     if not _uses_checks(notebooks):
         return None
-    seed = _seed_with_references(root, source, assignment, notebooks, log)
-    compiled = compiled_programs(root)
-    compile_for_kernels(assignment, notebooks, {**seed.kernel_environment(), **(settings or {})}, compiled, log)
-    return dataclasses.replace(seed, compiled=compiled)
+    return _seed_with_references(root, source, assignment, notebooks, log)
 
 
 def _seed_with_references(root: Path, source: Path, assignment: str, notebooks: list[Path], log) -> GradingSeed:
