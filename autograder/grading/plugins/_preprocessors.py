@@ -190,7 +190,8 @@ class Verify(NbGraderPreprocessor):
             if started is not None:
                 give_back(started)
             return nb, resources  # `--no-execute` grades the outputs as submitted
-        # Only the seed: `jax-course grade` compiled for its kernels' environment, which is not nbgrader's.
+        # Only the seed: the programs were compiled for the kernel before it ran (`WarmExecute`, or `jax-course
+        # grade` for its kernels' thread limits, which this process's environment lacks).
         _, seed = _grading_seed(self, resources, self.log, for_kernels=False)
         env = {**os.environ, **(seed.verifier_environment() if seed else {})}
         failed = apply_verdicts(nb, verdicts(assignment, handed, env, started))
