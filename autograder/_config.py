@@ -113,6 +113,17 @@ def timing_set() -> bool:
     return bool(_get(TIMING))
 
 
+def user_cache(env: Mapping[str, str]) -> Path:
+    """This user's cache folder for the course (XDG's rule)."""
+    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "jax-course"
+
+
+def self_check_programs(env: Mapping[str, str]) -> Path:
+    """Where a user's self-checks keep the programs they compile (JAX's persistent compilation cache), which the
+    user's own kernels fill too as an exercise notebook runs (`checks/_programs.py`)."""
+    return user_cache(env) / "compilation"
+
+
 def record_references_into() -> Path | None:
     """The folder reference outputs are being recorded into, or None when grading."""
     value = _get(RECORD_REFERENCES)

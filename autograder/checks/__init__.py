@@ -37,7 +37,7 @@ that nothing it trusts was replaced since (`_guard.py`).
 import functools as _functools
 
 from .._config import grader_seed, timing_mode
-from . import _tracebacks, baselines
+from . import _programs, _tracebacks, baselines
 from ._backend import backend
 from ._compare import check_close
 from ._compiled import collective_bytes, compiled_collectives, compiled_cost, memory_per_device
@@ -77,6 +77,8 @@ from ._structure import (
 from ._thresholds import required_speedup, tolerance
 from ._timing import Speedup, check_speedup, measure_speedup
 from ._work import check_work_grows, operations_run
+
+_programs.keep_programs_for_the_self_check()
 
 
 def _verified(check):

@@ -183,6 +183,47 @@ def test_a_second_check_compiles_from_the_users_cache_and_gives_the_same_report(
     assert ("test_affine", False) in first
 
 
+LEARNER_RUNS = """
+import sys, nbformat
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()  # as in the learner's Jupyter kernel
+for cell in nbformat.read(sys.argv[1], as_version=4).cells:
+    if cell.cell_type == "code":
+        shell.run_cell(cell.source)
+"""
+
+
+@pytest.mark.grading
+def test_a_first_check_after_the_learner_ran_the_notebook_compiles_nothing_their_kernel_compiled(tmp_path, monkeypatch):
+    """The learner's kernel keeps its programs for the self-check (`checks/_programs.py`): the check's kernel and
+    verifier compile only what the learner's run did not (hidden inputs), against everything for a notebook the
+    learner never ran; the report is the same."""
+    path = answered(ASSIGNMENT, solution_sources(ASSIGNMENT), tmp_path / "notebook.ipynb")
+    for name in ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"):
+        monkeypatch.delenv(name, raising=False)  # the grading tier's own cache
+    caches = {case: tmp_path / case for case in ("ran", "never-ran")}
+    subprocess.run(
+        [VENV_BIN / "python", "-c", LEARNER_RUNS, path],
+        env={**os.environ, "XDG_CACHE_HOME": str(caches["ran"])},
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    folder = {case: cache / "jax-course" / "compilation" for case, cache in caches.items()}
+    learners = set(folder["ran"].glob("*"))
+    assert learners, "the learner's kernel kept nothing for the self-check"
+    reports = {}
+    for case, cache in caches.items():
+        monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+        reports[case] = [(r.test, r.passed) for r in check_notebook(path).results]
+    assert reports["ran"] == reports["never-ran"] and all(passed for _, passed in reports["ran"])
+    compiled_by_the_check = set(folder["ran"].glob("*")) - learners
+    every = {entry.name for entry in folder["never-ran"].glob("*")}
+    assert {entry.name for entry in learners} <= every, "the learner's kernel compiled what a check never does"
+    assert len(compiled_by_the_check) == len(every) - len(learners), "the check compiled the learner's programs again"
+
+
 @pytest.mark.grading
 def test_without_landlock_the_check_works_and_says_once_what_it_could_not_wall(in_course):
     """A learner's computer without Landlock (stood for with `$JAXCOURSE_LANDLOCK`): two notebooks checked in one

@@ -11,13 +11,8 @@ import hashlib
 import importlib.metadata
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-
-
-def user_cache(env: Mapping[str, str]) -> Path:
-    """This user's cache folder for the course (XDG's rule)."""
-    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "jax-course"
 
 
 def _version(root: Path, assignment: str) -> str:

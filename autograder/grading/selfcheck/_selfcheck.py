@@ -28,24 +28,27 @@ from ..._config import (
     REFERENCES,
     TIMING,
     environment_with,
+    self_check_programs,
+    user_cache,
 )
 from ..kernels import _nursery
 from ..references._references import package_tests
 from ._calibrate import decide_timing
-from ._released import generated, user_cache
+from ._released import generated
 from ._selfreport import CELL_TIMEOUT, ProblemResult, SelfCheck, read_results
 
 # --- running ----------------------------------------------------------------------------------
 
 
 def compilation_cache(env) -> dict[str, str]:
-    """JAX's persistent compilation cache for this user's checks (each compiles much the same programs),
-    unless `env` names one. No verdict depends on it: a compilation found there still counts as one, and an
-    answer compiling while timed fails. Grading has none: one student's code could change another's programs.
+    """JAX's persistent compilation cache for this user's checks (each compiles much the same programs), which
+    the user's own kernel fills as the exercise runs (`checks/_programs.py`), unless `env` names one. No verdict
+    depends on it: a compilation found there still counts as one, and an answer compiling while timed fails.
+    Grading never reads it: one student's code could change another's programs.
     """
     if env.get("JAX_COMPILATION_CACHE_DIR"):
         return {}
-    cache = user_cache(env) / "compilation"
+    cache = self_check_programs(env)
     return {"JAX_COMPILATION_CACHE_DIR": str(cache), "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
 
 
