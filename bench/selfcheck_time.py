@@ -137,8 +137,8 @@ def targets(assignments: list[str]) -> None:
         "answered with the reference: its cells in a plain kernel; jax-course check after them, first and again; "
         "a first check before any run"
     )
-    for name in ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"):
-        os.environ.pop(name, None)  # the learner's: none chosen
+    for name in ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "JAXCOURSE_GRADER_SEED"):
+        os.environ.pop(name, None)  # a learner's kernel: no cache chosen, no grading seed
     for assignment in assignments:
         folder = Path(tempfile.mkdtemp(prefix="selfcheck-targets-"))
         notebook = answered(assignment, solution_sources(assignment), folder / "notebook.ipynb")

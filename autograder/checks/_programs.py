@@ -3,9 +3,10 @@
 A first self-check compiles every program of the notebook again, in a kernel of its own: for most sets, more than
 half of its time. A learner runs the notebook before checking it, so the kernel they run it in writes what it
 compiles to JAX's persistent compilation cache, in the folder the self-check reads (`_config.self_check_programs`).
-Only there: not in a grading kernel (nbgrader's or `jax-course grade`'s, which say so in `$NBGRADER_EXECUTION`;
-grading never reads that folder), not where a compilation cache is already chosen (a self-check's kernel, a
-user's own), and not in a lecture's kernel, whose figures show what compiling costs.
+Only there: not in a kernel of the grader's (grading, recording references, or any given a grading seed: its
+programs could hold what that seed draws, and the folder is the user's, not walled from kernels; grading never
+reads it), not where a compilation cache is already chosen (a self-check's kernel, a user's own), and not in a
+lecture's kernel, whose figures show what compiling costs.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import warnings
 import jax
 from jax.experimental.compilation_cache import compilation_cache as _compilation_cache
 
-from .._config import PROTECTED, self_check_programs
+from .._config import GRADER_SEED, PROTECTED, RECORD_REFERENCES, REFERENCES, self_check_programs
 
-# Set in the kernels of nbgrader's autograde and validate and of `jax-course grade`.
-_GRADED = ("NBGRADER_EXECUTION", PROTECTED)
+# What the grader's kernels are given (nbgrader's autograde and validate, `jax-course grade`, `jax-course
+# references`, a self-check); a learner's own kernel, none of it.
+_GRADERS = ("NBGRADER_EXECUTION", PROTECTED, GRADER_SEED, RECORD_REFERENCES, REFERENCES)
 
 
 def keep_programs_for_the_self_check() -> bool:
@@ -29,7 +31,7 @@ def keep_programs_for_the_self_check() -> bool:
     ipython = sys.modules.get("IPython")
     if ipython is None or ipython.get_ipython() is None or "autograder.lecture" in sys.modules:
         return False
-    if any(os.environ.get(name) for name in _GRADED) or jax.config.jax_compilation_cache_dir is not None:
+    if any(os.environ.get(name) for name in _GRADERS) or jax.config.jax_compilation_cache_dir is not None:
         return False
     folder = self_check_programs(os.environ)
     try:

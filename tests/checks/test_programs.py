@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder._config import PROTECTED
+from autograder._config import GRADER_SEED, PROTECTED, RECORD_REFERENCES
 
 # A kernel's shell, as `get_ipython()` finds it while a cell runs; then what an exercise's cells do.
 KERNEL = """
@@ -30,18 +30,21 @@ def _programs(folder: Path) -> list[str]:
     return sorted(path.name for path in folder.glob("*-cache"))
 
 
-@pytest.mark.grading  # six interpreters that import JAX: a few seconds
+@pytest.mark.grading  # eight interpreters that import JAX: a few seconds
 def test_only_a_learners_own_kernel_keeps_its_programs_for_the_self_check(tmp_path):
     chosen = tmp_path / "chosen"
     cases = {
         "a learner's kernel": (KERNEL, {}, ""),
         "nbgrader's autograde or validate": (KERNEL, {"NBGRADER_EXECUTION": "autograde"}, ""),
         "jax-course grade's walled kernel": (KERNEL, {PROTECTED: str(tmp_path / "course")}, ""),
+        "recording references": (KERNEL, {RECORD_REFERENCES: str(tmp_path / "recorded")}, ""),
+        "given a secret grading seed": (KERNEL, {GRADER_SEED: "123456789"}, ""),
         "a lecture's kernel": (KERNEL, {}, "import autograder.lecture"),
         "a cache chosen already": (KERNEL, {"JAX_COMPILATION_CACHE_DIR": str(chosen), **EVERY_PROGRAM}, ""),
         "no IPython kernel": (NOT_A_KERNEL, {}, ""),
     }
     ours = ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "NBGRADER_EXECUTION", PROTECTED)
+    ours += (GRADER_SEED, RECORD_REFERENCES, "JAXCOURSE_REFERENCES")
     clean = {name: value for name, value in os.environ.items() if name not in ours}
     running = {}
     for case, (code, env, before) in cases.items():

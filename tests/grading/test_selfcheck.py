@@ -199,8 +199,9 @@ def test_a_first_check_after_the_learner_ran_the_notebook_compiles_nothing_their
     verifier compile only what the learner's run did not (hidden inputs), against everything for a notebook the
     learner never ran; the report is the same."""
     path = answered(ASSIGNMENT, solution_sources(ASSIGNMENT), tmp_path / "notebook.ipynb")
-    for name in ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"):
-        monkeypatch.delenv(name, raising=False)  # the grading tier's own cache
+    # The grading tier's own cache, and its seed, which no learner's kernel is given.
+    for name in ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "JAXCOURSE_GRADER_SEED"):
+        monkeypatch.delenv(name, raising=False)
     caches = {case: tmp_path / case for case in ("ran", "never-ran")}
     subprocess.run(
         [VENV_BIN / "python", "-c", LEARNER_RUNS, path],
