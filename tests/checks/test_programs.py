@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder._config import GRADER_SEED, PROTECTED, RECORD_REFERENCES
+from autograder._config import GRADER_SEED, PROTECTED, RECORD_REFERENCES, REFERENCES
 
 # A kernel's shell, as `get_ipython()` finds it while a cell runs; then what an exercise's cells do.
 KERNEL = """
@@ -44,7 +44,7 @@ def test_only_a_learners_own_kernel_keeps_its_programs_for_the_self_check(tmp_pa
         "no IPython kernel": (NOT_A_KERNEL, {}, ""),
     }
     ours = ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "NBGRADER_EXECUTION", PROTECTED)
-    ours += (GRADER_SEED, RECORD_REFERENCES, "JAXCOURSE_REFERENCES")
+    ours += (GRADER_SEED, RECORD_REFERENCES, REFERENCES)
     clean = {name: value for name, value in os.environ.items() if name not in ours}
     running = {}
     for case, (code, env, before) in cases.items():
