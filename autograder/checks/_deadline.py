@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import math
 import signal
+import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
+from types import CodeType
 
 import jax
 
@@ -48,6 +53,86 @@ class Deadline:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
         return False
+
+
+class LongEnough(BaseException):
+    """Raised inside a call that has run as long as a verdict needs (`stopped_after`); `at`: the clock then."""
+
+    def __init__(self, at: float):
+        super().__init__(at)
+        self.at = at
+
+
+def own_code(fn: Callable) -> CodeType | None:
+    """The code of `fn`'s own body (through `functools.partial`), or None (a jitted or built-in function)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return getattr(fn, "__code__", None)
+
+
+# sys.monitoring's tool ids left to tools other than debuggers, coverage, profilers and optimizers.
+_FREE_TOOL_IDS = (3, 4)
+_TOOL_NAME = "jax-course: a timed call stopped between its own statements"
+
+
+@contextlib.contextmanager
+def stopped_after(seconds: float, code: CodeType | None) -> Iterator[None]:
+    """Interrupt the call below with `LongEnough` once it has run `seconds`, at its next statement of `code`.
+
+    Only there: never inside JAX, whose tracing, lowering and compiling a stop would leave half done. When the
+    alarm finds the call elsewhere, `sys.monitoring` reports `code`'s next line (nothing else is watched). A
+    `Deadline` around it still interrupts with `BudgetExceeded` when its time is up.
+    """
+    armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    if code is None or not seconds < math.inf or not armed:  # no limit (infinite, or not a number)
+        yield
+        return
+    monitoring = sys.monitoring
+    start = clock()
+    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]  # a Deadline's alarm, if one is armed
+    outer_end = start + outer_left if outer_left > 0 else math.inf
+    watching: list[int] = []
+
+    def at_its_next_line(_code: CodeType, _line: int) -> None:
+        raise LongEnough(clock())
+
+    def on_alarm(signum, frame):
+        now = clock()
+        if now >= outer_end:
+            raise BudgetExceeded
+        if now - start < seconds:
+            signal.setitimer(signal.ITIMER_REAL, max(min(start + seconds, outer_end) - now, 1e-6))
+            return
+        if frame is not None and frame.f_code is code:
+            raise LongEnough(now)
+        tool = next((t for t in _FREE_TOOL_IDS if monitoring.get_tool(t) is None), None)
+        if tool is None or watching:  # every id taken: look again in a moment
+            signal.setitimer(signal.ITIMER_REAL, max(min(0.001, outer_end - now), 1e-6))
+            return
+        monitoring.use_tool_id(tool, _TOOL_NAME)
+        watching.append(tool)
+        monitoring.register_callback(tool, monitoring.events.LINE, at_its_next_line)
+        monitoring.set_local_events(tool, code, monitoring.events.LINE)
+        if not math.isinf(outer_end):
+            signal.setitimer(signal.ITIMER_REAL, max(outer_end - now, 1e-6))
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(min(seconds, outer_end - start), 1e-6))
+    budget_exceeded = False
+    try:
+        yield
+    except BudgetExceeded:
+        budget_exceeded = True
+        raise
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        for tool in watching:
+            monitoring.set_local_events(tool, code, 0)
+            monitoring.register_callback(tool, monitoring.events.LINE, None)
+            monitoring.free_tool_id(tool)
+        if not budget_exceeded and not math.isinf(outer_end):  # the Deadline's alarm, as it was
+            signal.setitimer(signal.ITIMER_REAL, max(outer_end - clock(), 1e-6))
 
 
 def plain_jax() -> contextlib.ExitStack:

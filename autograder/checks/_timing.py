@@ -24,7 +24,7 @@ import jax
 from .._config import timing_mode
 from . import baselines
 from ._backend import backend
-from ._deadline import BudgetExceeded, Deadline, clock, plain_jax
+from ._deadline import BudgetExceeded, Deadline, LongEnough, clock, own_code, plain_jax, stopped_after
 from ._errors import CheckFailed, name_of
 from ._fresh import fresh_inputs
 from ._reference import recording
@@ -63,23 +63,64 @@ def _call(fn: Callable, args: tuple) -> None:
     jax.block_until_ready(fn(*args))
 
 
-def _block(fn: Callable, fresh: fresh_inputs, guess: float, min_seconds: float, times: list[float]) -> float:
+def _block(
+    fn: Callable, fresh: fresh_inputs, guess: float, min_seconds: float, times: list[float], long_enough: float
+) -> float:
     """Seconds a call of `fn` takes in a block of calls lasting at least `min_seconds` in all: the median call's.
 
     Each call is timed alone, into `times`: on a machine busy with other programs (a batch's other notebook),
     a call that waited for a core counts as one slow call, not as a slower program, and a block is as long as
-    its calls take, not as many calls as a warm-up call (which may have waited too) suggested.
+    its calls take, not as many calls as a warm-up call (which may have waited too) suggested. A call still
+    running after `long_enough` seconds is stopped at its next statement (`stopped_after`) and counts as long as
+    it ran: less than the whole call would take, and all a verdict that it is at least that slow needs.
     """
-    spent = 0.0
+    spent, code = 0.0, own_code(fn)
     while spent < min_seconds and len(times) < fresh.most:
         want = max(1, math.ceil((min_seconds - spent) / max(guess, 1e-9)))
         for args in fresh.take(min(want, fresh.most - len(times))):
-            start = clock()
-            _call(fn, args)
-            times.append(clock() - start)
+            start = stopped = math.nan
+            try:
+                with stopped_after(long_enough, code):
+                    start = clock()
+                    _call(fn, args)
+                    times.append(clock() - start)
+            except LongEnough as stop:
+                stopped = stop.at
+            if not math.isnan(stopped):
+                times.append(stopped - start)
+                return median(times)
             spent += times[-1]
         guess = median(times)
     return median(times)
+
+
+def _warm_up(
+    candidate: Callable, baseline: Callable, fresh: fresh_inputs, deadline: Deadline, enough: float
+) -> tuple[dict[str, float], bool]:
+    """The candidate's two first calls within the budget, then the baseline's first outside it (the deadline moves
+    on by as long as that took): each side's fastest of them in seconds, and whether the budget ran out."""
+    warm, cut_short = {"candidate": math.inf, "baseline": math.inf}, False
+    try:
+        with deadline:
+            for inputs in fresh.take(2):
+                start = clock()
+                _call(candidate, inputs)
+                warm["candidate"] = min(warm["candidate"], clock() - start)
+    except BudgetExceeded:
+        cut_short = True
+    # The baseline's first call compiles its operations outside the budget, which bounds what the answer
+    # costs: on a machine busy with other notebooks, compiling the course's own code can take all of it.
+    # Once compiled, a slow baseline's call need run no longer than the ratio `enough` asks.
+    for inputs in fresh.take(1):
+        start = clock()
+        try:
+            with stopped_after(enough * warm["candidate"], own_code(baseline)):
+                _call(baseline, inputs)
+        except LongEnough:
+            pass
+        warm["baseline"] = clock() - start
+        deadline.end += warm["baseline"]
+    return warm, cut_short
 
 
 def measure_speedup(
@@ -104,11 +145,11 @@ def measure_speedup(
     When the budget runs out the measurement stops early and says so (`cut_short`);
     what was measured so far decides. Once a round of blocks has measured a ratio of at least
     `enough`, or two rounds at most `hopeless`, the rest are skipped: more blocks only lower each minimum,
-    by no more than noise does.
+    by no more than noise does. With `enough`, a call of the baseline is also stopped once it has run `enough`
+    times the answer's best call (between two of its own statements: `stopped_after`), so `baseline_seconds`
+    is then what it ran, at least `enough` times the answer's, not a whole call.
     """
     best = {"candidate": math.inf, "baseline": math.inf}
-    warm = dict(best)
-    cut_short = False
     fresh = fresh_inputs(args)
     compiles = {"candidate": 0, "baseline": 0, None: 0}
     timing: list[str | None] = [None]
@@ -119,20 +160,12 @@ def measure_speedup(
             compiles[timing[0]] += 1
 
     jax.monitoring.register_event_duration_secs_listener(listen)
+    deadline = Deadline(budget_seconds)
     with plain_jax(), _unregistering(listen):
-        # The baseline's first call compiles its operations outside the budget, which bounds what the answer
-        # costs: on a machine busy with other notebooks, compiling the course's own code can take all of it.
-        for inputs in fresh.take(1):
-            start = clock()
-            _call(baseline, inputs)
-            warm["baseline"] = clock() - start
-        with Deadline(budget_seconds) as deadline:
-            try:
-                for inputs in fresh.take(2):
-                    start = clock()
-                    _call(candidate, inputs)
-                    warm["candidate"] = min(warm["candidate"], clock() - start)
-                for i in range(max(candidate_blocks, baseline_blocks)):
+        warm, cut_short = _warm_up(candidate, baseline, fresh, deadline, enough)
+        try:
+            with deadline:
+                for i in range(0 if cut_short else max(candidate_blocks, baseline_blocks)):
                     for name, fn, blocks in (
                         ("candidate", candidate, candidate_blocks),
                         ("baseline", baseline, baseline_blocks),
@@ -142,7 +175,8 @@ def measure_speedup(
                                 raise BudgetExceeded
                             timing[0], times, before = name, [], compiles["baseline"]
                             guess = min(best[name], warm[name])
-                            block = _block(fn, fresh, guess, min_block_seconds, times)
+                            long_enough = enough * best["candidate"] if name == "baseline" else math.inf
+                            block = _block(fn, fresh, guess, min_block_seconds, times, long_enough)
                             timing[0] = None
                             if name == "candidate" or compiles["baseline"] == before:
                                 best[name] = min(best[name], block)
@@ -153,10 +187,10 @@ def measure_speedup(
                     # when other programs held the cores.
                     if ratio >= enough or (ratio <= hopeless and i >= 1):
                         break
-            except BudgetExceeded:
-                cut_short = True
-                if timing[0] is not None and times:  # the calls of the block the budget stopped
-                    best[timing[0]] = min(best[timing[0]], median(times))
+        except BudgetExceeded:
+            cut_short = True
+            if timing[0] is not None and times:  # the calls of the block the budget stopped
+                best[timing[0]] = min(best[timing[0]], median(times))
     for name in best:  # a side that finished no block: its warm-up calls are all there is
         if math.isinf(best[name]):
             best[name] = warm[name]

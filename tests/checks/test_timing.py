@@ -221,3 +221,28 @@ def test_the_baselines_first_call_is_outside_the_budget():
 
     measured = ag.measure_speedup(answer, slow_to_start, (X,), budget_seconds=1.0, enough=3.0)
     assert not measured.cut_short and measured.ratio >= 3.0
+
+
+def test_a_slow_baselines_calls_stop_once_they_prove_the_ratio():
+    """A baseline's call that has run `enough` times the answer's is stopped there: the rest of it cannot change
+    a verdict that the answer is fast enough. Against an answer not that fast, every call runs to its end."""
+    finished = 0
+
+    def slow_loop(x):
+        nonlocal finished
+        for _ in range(40):
+            time.sleep(0.005)
+        finished += 1
+        return x
+
+    measured = ag.measure_speedup(jax.jit(selu), slow_loop, (X,), enough=3.0)
+    assert measured.ratio >= 3.0 and not measured.cut_short and finished == 0, measured
+    ag.check_speedup(jax.jit(selu), slow_loop, (X,), "selu", required=5.0, works=ANY_VALUE)
+    assert finished == 0
+
+    def as_slow(x):
+        time.sleep(0.2)
+        return x
+
+    measured = ag.measure_speedup(as_slow, slow_loop, (X,), enough=3.0, hopeless=2.0)
+    assert measured.ratio < 3.0 and finished == 3, measured  # the warm-up call and two rounds' blocks: whole
