@@ -7,9 +7,9 @@ another notebook's kernel and verifier. From the gradebook it prints, per set, h
 and which tests, with the speed each failed timing measured (from the autograded notebook). The target is 0.
 A benchmark, not a test: it always exits 0.
 
-Run from the checkout. On 2 quiet cores, 40 copies of each set take one to three minutes on 2 workers (09 the
-longest), all five sets about eight; on cores shared with other work, several times that. `--workers 3` puts more
-load beside each timing:
+Run from the checkout. On 2 quiet cores, 40 copies of each set take half a minute to two minutes on 2 workers
+(09 the longest), all five sets about five; on cores shared with other work, several times that. `--workers 3`
+puts more load beside each timing:
 
     PATH=.venv/bin:$PATH .venv/bin/python bench/timed_batch.py [--copies 40] [--sets 05_vmap,04_jit]
 """
