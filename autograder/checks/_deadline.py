@@ -55,12 +55,18 @@ class Deadline:
         return False
 
 
-class LongEnough(BaseException):
-    """Raised inside a call that has run as long as a verdict needs (`stopped_after`); `at`: the clock then."""
+class Stop:
+    """Where `stopped_after` stopped its call: `at`, the clock then, or None while it has not."""
 
-    def __init__(self, at: float):
-        super().__init__(at)
-        self.at = at
+    at: float | None = None
+
+
+class _Stopped(BaseException):
+    """Raised inside a call by its own `stopped_after`, which alone catches it (by its `Stop`)."""
+
+    def __init__(self, stop: Stop):
+        super().__init__()
+        self.stop = stop
 
 
 def own_code(fn: Callable) -> CodeType | None:
@@ -76,16 +82,18 @@ _TOOL_NAME = "jax-course: a timed call stopped between its own statements"
 
 
 @contextlib.contextmanager
-def stopped_after(seconds: float, code: CodeType | None) -> Iterator[None]:
-    """Interrupt the call below with `LongEnough` once it has run `seconds`, at its next statement of `code`.
+def stopped_after(seconds: float, code: CodeType | None) -> Iterator[Stop]:
+    """Stop the call below once it has run `seconds`, at its next statement of `code`; the `Stop` says when.
 
     Only there: never inside JAX, whose tracing, lowering and compiling a stop would leave half done. When the
     alarm finds the call elsewhere, `sys.monitoring` reports `code`'s next line (nothing else is watched). A
-    `Deadline` around it still interrupts with `BudgetExceeded` when its time is up.
+    `Deadline` around it still interrupts with `BudgetExceeded` when its time is up. Only this stop's own
+    interruption ends quietly: anything else the call raises goes on as it would.
     """
+    stop = Stop()
     armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     if code is None or not seconds < math.inf or not armed:  # no limit (infinite, or not a number)
-        yield
+        yield stop
         return
     monitoring = sys.monitoring
     start = clock()
@@ -93,8 +101,12 @@ def stopped_after(seconds: float, code: CodeType | None) -> Iterator[None]:
     outer_end = start + outer_left if outer_left > 0 else math.inf
     watching: list[int] = []
 
+    def stop_now(now: float) -> None:
+        stop.at = now
+        raise _Stopped(stop)
+
     def at_its_next_line(_code: CodeType, _line: int) -> None:
-        raise LongEnough(clock())
+        stop_now(clock())
 
     def on_alarm(signum, frame):
         now = clock()
@@ -104,7 +116,7 @@ def stopped_after(seconds: float, code: CodeType | None) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_REAL, max(min(start + seconds, outer_end) - now, 1e-6))
             return
         if frame is not None and frame.f_code is code:
-            raise LongEnough(now)
+            stop_now(now)
         tool = next((t for t in _FREE_TOOL_IDS if monitoring.get_tool(t) is None), None)
         if tool is None or watching:  # every id taken: look again in a moment
             signal.setitimer(signal.ITIMER_REAL, max(min(0.001, outer_end - now), 1e-6))
@@ -120,7 +132,10 @@ def stopped_after(seconds: float, code: CodeType | None) -> Iterator[None]:
     signal.setitimer(signal.ITIMER_REAL, max(min(seconds, outer_end - start), 1e-6))
     budget_exceeded = False
     try:
-        yield
+        yield stop
+    except _Stopped as stopped:
+        if stopped.stop is not stop:
+            raise
     except BudgetExceeded:
         budget_exceeded = True
         raise

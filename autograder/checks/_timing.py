@@ -24,7 +24,7 @@ import jax
 from .._config import timing_mode
 from . import baselines
 from ._backend import backend
-from ._deadline import BudgetExceeded, Deadline, LongEnough, clock, own_code, plain_jax, stopped_after
+from ._deadline import BudgetExceeded, Deadline, clock, own_code, plain_jax, stopped_after
 from ._errors import CheckFailed, name_of
 from ._fresh import fresh_inputs
 from ._reference import recording
@@ -78,17 +78,15 @@ def _block(
     while spent < min_seconds and len(times) < fresh.most:
         want = max(1, math.ceil((min_seconds - spent) / max(guess, 1e-9)))
         for args in fresh.take(min(want, fresh.most - len(times))):
-            start = stopped = math.nan
-            try:
-                with stopped_after(long_enough, code):
-                    start = clock()
-                    _call(fn, args)
-                    times.append(clock() - start)
-            except LongEnough as stop:
-                stopped = stop.at
-            if not math.isnan(stopped):
-                times.append(stopped - start)
+            start = end = clock()
+            with stopped_after(long_enough, code) as stop:
+                start = clock()
+                _call(fn, args)
+                end = clock()
+            if stop.at is not None:
+                times.append(stop.at - start)
                 return median(times)
+            times.append(end - start)
             spent += times[-1]
         guess = median(times)
     return median(times)
@@ -113,11 +111,8 @@ def _warm_up(
     # Once compiled, a slow baseline's call need run no longer than the ratio `enough` asks.
     for inputs in fresh.take(1):
         start = clock()
-        try:
-            with stopped_after(enough * warm["candidate"], own_code(baseline)):
-                _call(baseline, inputs)
-        except LongEnough:
-            pass
+        with stopped_after(enough * warm["candidate"], own_code(baseline)):
+            _call(baseline, inputs)
         warm["baseline"] = clock() - start
         deadline.end += warm["baseline"]
     return warm, cut_short

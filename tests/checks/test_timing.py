@@ -6,13 +6,14 @@ import re
 import subprocess
 import sys
 import time
+import traceback
 
 import jax
 import jax.numpy as jnp
 import pytest
 
 import autograder as ag
-from autograder.checks import _timing
+from autograder.checks import _deadline, _timing
 
 from support import ANY_VALUE, selu, selu_loop
 
@@ -246,3 +247,21 @@ def test_a_slow_baselines_calls_stop_once_they_prove_the_ratio():
 
     measured = ag.measure_speedup(as_slow, slow_loop, (X,), enough=3.0, hopeless=2.0)
     assert measured.ratio < 3.0 and finished == 3, measured  # the warm-up call and two rounds' blocks: whole
+
+
+def test_an_answer_cannot_end_its_own_timed_calls_early():
+    """Only the baseline's calls are stopped, each by its own stop: an answer raising a stop of its own gets no
+    short call out of it, only an error."""
+    untimed = []  # its values checked once, then its two warm-up calls
+
+    def stops_its_timed_calls(x):
+        if isinstance(x, jax.core.Tracer):  # its program's size, read before anything runs
+            return selu_loop(x)
+        if len(untimed) < 3:
+            untimed.append(x)
+            return selu_loop(x)
+        raise _deadline._Stopped(_deadline.Stop())
+
+    with pytest.raises(_deadline._Stopped) as raised:
+        ag.check_speedup(stops_its_timed_calls, selu_loop, (X,), "selu", required=5.0, works=ANY_VALUE)
+    assert "_block" in [frame.f_code.co_name for frame, _ in traceback.walk_tb(raised.tb)]  # in a timed block
