@@ -32,6 +32,10 @@ pytestmark = pytest.mark.unit
         ("import sys\nsys.exit()", "calls sys.exit"),
         ("import threading", "imports threading"),
         ("x = ag.__dict__", "reaches for __dict__"),
+        # A frame up the stack holds a check's own variables (its timings, its counts) while it calls an answer.
+        ("import traceback\nfor frame, _ in traceback.walk_stack(None):\n    frame.f_locals", "reaches for f_locals"),
+        ("import sys\nsys.exc_info()[2].tb_frame.f_back", "reaches for tb_frame"),
+        ("def f():\n    yield\ng = f()\ng.gi_frame", "reaches for gi_frame"),
     ],
 )
 def test_tampering_is_found_with_its_line(source, finding):

@@ -129,6 +129,10 @@ def imported_names(source: str) -> dict[str, str]:
     return names
 
 
+# What leads to another function's frame, and through it to a check's own variables (its counters, its timings).
+_FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "f_builtins", "f_trace", "tb_frame", "tb_next", "gi_frame",
+                     "cr_frame", "ag_frame"}  # fmt: skip
+
 _HARMLESS_DUNDERS = ("__init__", "__call__", "__name__", "__doc__", "__class__", "__len__", "__getitem__", "__array__")
 
 
@@ -183,6 +187,8 @@ def _findings(node: ast.AST, modules: dict[str, str]) -> list[str]:
         return [f"calls {name}"] if resolved in _FORBIDDEN_CALLS or name in _FORBIDDEN_CALLS else []
     if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr not in _HARMLESS_DUNDERS:
         return [f"reaches for {node.attr}"]
+    if isinstance(node, ast.Attribute) and node.attr in _FRAME_ATTRIBUTES:
+        return [f"reaches for {node.attr}, another function's frame"]
     return []
 
 
