@@ -118,7 +118,7 @@ def stopped_after(seconds: float, code: CodeType | None) -> Iterator[Stop]:
         if frame is not None and frame.f_code is code:
             stop_now(now)
         tool = next((t for t in _FREE_TOOL_IDS if monitoring.get_tool(t) is None), None)
-        if tool is None or watching:  # every id taken: look again in a moment
+        if tool is None or watching:  # every id taken (or watching already, the alarm early): look again soon
             signal.setitimer(signal.ITIMER_REAL, max(min(0.001, outer_end - now), 1e-6))
             return
         monitoring.use_tool_id(tool, _TOOL_NAME)
