@@ -130,8 +130,18 @@ def imported_names(source: str) -> dict[str, str]:
 
 
 # What leads to another function's frame, and through it to a check's own variables (its counters, its timings).
-_FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "f_builtins", "f_trace", "tb_frame", "tb_next", "gi_frame",
-                     "cr_frame", "ag_frame"}  # fmt: skip
+_FRAME_ATTRIBUTES = {
+    "f_back",
+    "f_locals",
+    "f_globals",
+    "f_builtins",
+    "f_trace",
+    "tb_frame",
+    "tb_next",
+    "gi_frame",
+    "cr_frame",
+    "ag_frame",
+}
 
 _HARMLESS_DUNDERS = ("__init__", "__call__", "__name__", "__doc__", "__class__", "__len__", "__getitem__", "__array__")
 
