@@ -25,7 +25,8 @@ verifier to know what to run. It needs neither JAX nor nbgrader. Each table is a
     # or: baseline = "name in autograder.checks.baselines", compared with and timed against
     #     speedup = "threshold id", against = "the row-by-row loop"
     # within = [3.14159, 0.026]: a random estimate, within 6 standard errors (the second number) of the first
-    # inputs_scale = true: the tolerance grows with the inputs' size (check_close's `inputs=`)
+    # inputs_scale = true: the tolerance grows with the inputs' size (check_close's `inputs=`); or a lambda of
+    #   the call's arrays (NumPy arrays, `np` in scope) giving the size the output's rounding follows instead
     # requires = ["while"], forbids = ["while"]: StableHLO operations the program must hold, or must not
     # max_ops = 200: at most this many operations (an unrolled loop has thousands)
     # max_elements = 30000: no array in the program larger than this (an n x n matrix where n-vectors do)
@@ -73,7 +74,7 @@ class Call:
     baseline: str | None = None
     speedup: str | None = None
     against: str = "the baseline"
-    inputs_scale: bool = False
+    inputs_scale: bool | str = False
     section: str | None = None
     requires: tuple[str, ...] = ()
     forbids: tuple[str, ...] = ()

@@ -163,15 +163,22 @@ def _check_sharding(actual: Any, problem: Problem, call: Call, devices: int) -> 
     )  # fmt: skip
 
 
+def _scale(call: Call, inputs: tuple) -> Any:
+    """What the output's tolerance grows with (check_close's `inputs=`): the inputs, or the call's own measure."""
+    if isinstance(call.inputs_scale, str):  # the course's own code (autograder/verified/), never the student's
+        return eval(call.inputs_scale, {"np": np})(*(np.asarray(x) for x in inputs))
+    return inputs if call.inputs_scale else None
+
+
 def _check(problem: Problem, call: Call, handed: Program, inputs: tuple) -> None:
     section = call.section or problem.section
     program = handed.run
     actual = program(*inputs)
     if call.reference is not None:
-        scale = inputs if call.inputs_scale else None
         check_reference(
-            actual, call.reference, what=call.what, inputs=scale, section=section, exact_dtype=problem.exact_dtype
-        )
+            actual, call.reference, what=call.what, inputs=_scale(call, inputs), section=section,
+            exact_dtype=problem.exact_dtype,
+        )  # fmt: skip
     if call.within is not None:
         value, standard_error = call.within
         check_within_sigmas(actual, value, standard_error, what=call.what, hint=problem.hint, section=section)

@@ -13,7 +13,9 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from autograder._verified import Call, Problem, problems
+from autograder.checks._compare import input_rounding
 from autograder.checks._errors import CheckFailed
+from autograder.checks._reference import check_reference, load_reference
 from autograder.checks._seeds import grader_rng
 from autograder.verifying import _hand_over, _inputs, _verdicts, verify
 
@@ -236,3 +238,21 @@ def test_a_result_is_laid_out_over_the_devices_as_asked(answer, passes):
     assert verdict["test_matmul_sharding"]["passed"] is passes, verdict
     if not passes:
         assert "not as requested (P('x', 'y'))" in verdict["test_matmul_sharding"]["message"]
+
+
+def test_a_call_may_grow_its_tolerance_with_its_own_measure_of_the_inputs():
+    """Set 15's attention carries its scores' rounding (scores of hundreds) into its output, as its test cell's
+    `carried` allows: by the inputs' own size, a reference recorded on one CPU failed the reference on another."""
+    problem = problems("15_pallas")["test_local_attention"]
+    call, inputs = next(_inputs.drawn(problem))
+    (expected,), _, _ = load_reference(str(call.reference))
+    scores = np.abs(inputs[0] @ inputs[1].T).max() / np.sqrt(inputs[0].shape[1])
+    assert _verdicts._scale(call, inputs) == pytest.approx(scores * np.abs(inputs[2]).max())
+    off = jnp.asarray(expected + 0.5 * input_rounding(_verdicts._scale(call, inputs), np.float32), jnp.float32)
+    check_reference(off, str(call.reference), inputs=_verdicts._scale(call, inputs))
+    with pytest.raises(CheckFailed, match="differs"):
+        check_reference(off, str(call.reference), inputs=inputs)  # the inputs' size alone: too tight
+    with pytest.raises(CheckFailed, match="differs"):
+        check_reference(jnp.asarray(expected + 1e-3), str(call.reference), inputs=_verdicts._scale(call, inputs))
+    plain = Call(what="x", args=(), inputs_scale=True)
+    assert _verdicts._scale(plain, inputs) is inputs and _verdicts._scale(Call(what="x", args=()), inputs) is None
