@@ -7,6 +7,7 @@ import contextlib
 from typing import Any
 
 import jax
+from IPython import get_ipython
 from IPython.display import display
 from jax import export
 
@@ -58,11 +59,20 @@ def _record(problem: Problem, namespace: dict) -> None:
             check_reference(jax.jit(answer(problem, call, namespace))(*inputs), str(call.reference))
 
 
+def _test_failed() -> bool:
+    """Whether the cell run just before this one, the test cell, raised: its error already scores it zero."""
+    shell = get_ipython()
+    return shell is not None and not shell.last_execution_succeeded
+
+
 def hand_over(assignment: str, grade_id: str, namespace: dict) -> None:
-    """Display, for the grader, the answer a verified test cell checked: one exported program per call."""
+    """Display, for the grader, the answer a verified test cell checked: one exported program per call, unless
+    the test failed (the grader does not verify it then: `failed_in_the_kernel`)."""
     problem = problems(assignment)[grade_id]
     if recording():
         _record(problem, namespace)
+        return
+    if _test_failed():
         return
     calls: list[dict[str, str]] = []
     # Tracing runs the answer's Python once: a global it rebinds (a call counter) is put back, so the

@@ -69,10 +69,58 @@ def test_a_verdict_decides_a_cell_the_kernel_passed_and_leaves_the_kernels_own_f
 def test_verdicts_computed_ahead_are_taken_once_and_the_started_verifier_is_kept_warm(monkeypatch):
     handed, env = {"test_softmax": [{"error": "NotImplementedError: "}]}, {"JAXCOURSE_GRADER_SEED": "7"}
     ahead = {"test_softmax": {"passed": False, "message": "computed ahead"}}
-    _verification._AHEAD[_verification._key("01_arrays", handed, env)] = ahead
+    _verification._AHEAD[_verification._key("01_arrays", handed, env, frozenset())] = ahead
     started = _verifier.Verifier("01_arrays", dict(os.environ))
     assert _verification.verdicts("01_arrays", handed, env, started) is ahead
     assert started.alive() and _verifier.borrow("01_arrays", dict(os.environ)) is started  # never asked, kept
     started.close()
     other_seed = {"JAXCOURSE_GRADER_SEED": "8"}
-    assert _verification._key("01_arrays", handed, env) != _verification._key("01_arrays", handed, other_seed)
+    assert _verification._key("01_arrays", handed, env, frozenset()) != _verification._key(
+        "01_arrays", handed, other_seed, frozenset()
+    )
+
+
+def test_the_tests_failed_in_the_kernel_are_those_showing_an_error():
+    error = new_output("error", ename="CheckFailed", evalue="the kernel's message", traceback=[])
+    printed = new_output("stream", name="stdout", text="a line\n")
+    nb = new_notebook(
+        cells=[
+            _cell("softmax", grade=False, outputs=[error]),  # an answer cell that raised: no test of its own
+            _cell("test_softmax", outputs=[printed, error]),
+            _cell("test_pairwise", outputs=[printed]),
+            _cell("test_a"),
+        ]
+    )
+    assert _verification.failed_in_the_kernel(nb) == {"test_softmax"}
+
+
+class _Asked:
+    assignment = "01_arrays"
+
+    def __init__(self):
+        self.asked = []
+
+    def ahead(self, grade_id, calls):
+        self.asked.append(grade_id)
+
+
+def test_a_hand_over_after_a_failed_test_is_not_verified_while_the_notebook_runs():
+    error = new_output("error", ename="CheckFailed", evalue="the kernel's message", traceback=[])
+    nb = _verification.add_hand_overs(
+        new_notebook(cells=[_cell("test_softmax", outputs=[error]), _cell("test_pairwise")]), "01_arrays"
+    )
+    for cell in nb.cells[1::2]:  # as a kernel that exported all the same would show it
+        grade_id = cell.metadata[CELL_KEY]
+        cell.outputs = [new_output("display_data", data={MIME: {"grade_id": grade_id, "calls": []}})]
+    verifier = _Asked()
+    hook = _verification.verify_as_handed(verifier)  # pyright: ignore[reportArgumentType]
+    for cell in nb.cells:
+        hook(cell=cell)
+    assert verifier.asked == ["test_pairwise"]
+
+
+def test_verdicts_computed_ahead_count_only_for_the_same_failed_tests():
+    handed, env = {"test_softmax": []}, {"JAXCOURSE_GRADER_SEED": "7"}
+    assert _verification._key("01_arrays", handed, env, frozenset({"test_softmax"})) != _verification._key(
+        "01_arrays", handed, env, frozenset()
+    )

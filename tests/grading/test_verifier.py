@@ -106,3 +106,18 @@ def test_a_verdict_asked_for_ahead_counts_only_for_the_programs_handed_over_in_t
         assert verifier.verdicts(right)["test_softmax"]["passed"]  # nothing asked ahead: decided at the end
     finally:
         verifier.close()
+
+
+@pytest.mark.unit
+def test_a_test_the_kernel_failed_is_not_verified_and_stays_failed(monkeypatch):
+    """Its error already scores it zero: the verifier is not asked about it, even for a program that passes."""
+    asked = []
+    verifier = _verifier.Verifier("01_arrays", dict(os.environ))
+    monkeypatch.setattr(verifier, "_decide", lambda handed, left: asked.extend(left) or dict.fromkeys(left, "decided"))
+    try:
+        verdicts = verifier.verdicts(_handed(test_softmax=_softmax), failed={"test_softmax", "test_timing"})
+    finally:
+        verifier.close()
+    assert verdicts["test_softmax"] == _verifier.FAILED_IN_THE_KERNEL
+    assert asked == [grade_id for grade_id in problems("01_arrays") if grade_id != "test_softmax"]
+    assert set(verdicts) == set(problems("01_arrays"))  # test_timing is decided in the kernel alone

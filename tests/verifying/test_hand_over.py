@@ -73,3 +73,17 @@ def test_a_global_the_answer_rebinds_while_traced_is_put_back(shown):
     _hand_over.hand_over("03_tracing", "test_pure", namespace)
     assert namespace["total_calls"] == 0 and "program" in shown[0]["calls"][0]
     assert verify("03_tracing", {"test_pure": shown[0]["calls"]})["test_pure"]["passed"]
+
+
+def test_nothing_is_handed_over_after_a_test_that_failed(shown, monkeypatch):
+    """Its error already scores it zero, and the grader does not verify it: exporting it would be wasted work."""
+
+    class Shell:
+        last_execution_succeeded = False
+
+    monkeypatch.setattr(_hand_over, "get_ipython", Shell)
+    _hand_over.hand_over("01_arrays", "test_softmax", {"softmax": lambda x: x})
+    assert shown == []
+    Shell.last_execution_succeeded = True
+    _hand_over.hand_over("01_arrays", "test_softmax", {"softmax": lambda x: x})
+    assert [payload["grade_id"] for payload in shown] == ["test_softmax"]

@@ -19,6 +19,7 @@ from ..verification._verification import (
     add_hand_overs,
     apply_verdicts,
     borrow,
+    failed_in_the_kernel,
     give_back,
     take_hand_overs,
     verdicts,
@@ -194,7 +195,7 @@ class Verify(NbGraderPreprocessor):
         # grade` for its kernels' thread limits, which this process's environment lacks).
         _, seed = _grading_seed(self, resources, self.log, for_kernels=False)
         env = {**os.environ, **(seed.verifier_environment() if seed else {})}
-        failed = apply_verdicts(nb, verdicts(assignment, handed, env, started))
+        failed = apply_verdicts(nb, verdicts(assignment, handed, env, started, failed_in_the_kernel(nb)))
         if failed:
             self.log.warning("Verified outside the kernel, and failed there: %s", ", ".join(failed))
         return nb, resources

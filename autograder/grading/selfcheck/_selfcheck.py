@@ -143,7 +143,13 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
     import nbclient
     import nbformat
 
-    from ..verification._verification import add_hand_overs, apply_verdicts, take_hand_overs, verify_as_handed
+    from ..verification._verification import (
+        add_hand_overs,
+        apply_verdicts,
+        failed_in_the_kernel,
+        take_hand_overs,
+        verify_as_handed,
+    )
     from ..verification._verifier import verifier_for
 
     nb = nbformat.read(notebook, as_version=4)
@@ -173,7 +179,7 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
         client.execute(env=env, stderr=subprocess.DEVNULL)
         handed = take_hand_overs(nb)
         if verifier is not None:
-            apply_verdicts(nb, verifier.verdicts(handed))
+            apply_verdicts(nb, verifier.verdicts(handed, failed_in_the_kernel(nb)))
     return read_results(json.loads(nbformat.writes(nb)), None, min(timeout, CELL_TIMEOUT))
 
 

@@ -69,16 +69,33 @@ def take_hand_overs(nb: Any) -> dict[str, Any]:
     return handed
 
 
+def _failed(cell: Any) -> str | None:
+    """The grade id of `cell` if it is a test cell that shows an error, which scores it zero whatever else."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    if cell.get("cell_type") != "code" or not meta.get("grade") or meta.get("solution"):
+        return None
+    return meta.get("grade_id") if any(o.get("output_type") == "error" for o in cell.get("outputs", [])) else None
+
+
+def failed_in_the_kernel(nb: Any) -> frozenset[str]:
+    """The test cells of `nb` that already show an error: no verdict can give them points back, so the verifier
+    is not asked about them. A kernel that shows one where its test passed only loses that test's points."""
+    return frozenset(grade_id for cell in nb.cells if (grade_id := _failed(cell)) is not None)
+
+
 def verify_as_handed(verifier: Verifier) -> Callable[..., None]:
     """An `on_cell_executed` hook for nbclient: each hand-over cell's programs go to `verifier` as soon as the
-    cell has run, while the notebook goes on (`Verifier.ahead`). Timed problems wait for the end: their
-    verifier measures speed, best done once the kernel is idle."""
+    cell has run, while the notebook goes on (`Verifier.ahead`), unless its test cell failed. Timed problems
+    wait for the end: their verifier measures speed, best done once the kernel is idle."""
     timed = {gid for gid, problem in problems(verifier.assignment).items() if any(c.speedup for c in problem.calls)}
+    failed: set[str] = set()
 
     def hook(cell: Any, **_: Any) -> None:
+        if (grade_id := _failed(cell)) is not None:
+            failed.add(grade_id)
         grade_id = cell.get("metadata", {}).get(CELL_KEY)
         shown = _displayed(cell)
-        if shown and grade_id not in timed:  # the last one shown is what `take_hand_overs` keeps
+        if shown and grade_id not in timed and grade_id not in failed:  # `take_hand_overs` keeps the last shown
             verifier.ahead(grade_id, shown[-1].get("calls"))
 
     return hook
@@ -104,34 +121,40 @@ def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
     return failed
 
 
-def _key(assignment: str, handed: dict[str, Any], env: dict[str, str]) -> str:
-    """What decides a verdict: the programs, and the seed, references and timing mode they are judged with."""
+def _key(assignment: str, handed: dict[str, Any], env: dict[str, str], failed: frozenset[str]) -> str:
+    """What decides a verdict: the programs, the seed, references and timing mode they are judged with, and
+    the tests the kernel failed (which are not asked)."""
     settings = [env.get(GRADER_SEED), env.get(REFERENCES), env.get(TIMING)]
-    return hashlib.sha256(json.dumps([assignment, handed, settings], sort_keys=True).encode()).hexdigest()
+    request = [assignment, handed, settings, sorted(failed)]
+    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
 
 
 def verify_ahead(verifier: Verifier, executed: str, env: dict[str, str]) -> None:
     """In a worker thread, once a notebook has run: its verdicts, kept for `verdicts` to hand to `Verify`."""
-    assignment = verifier.assignment
-    handed = take_hand_overs(nbformat.reads(executed, as_version=4))
-    found = verifier.verdicts(handed)
+    assignment, nb = verifier.assignment, nbformat.reads(executed, as_version=4)
+    handed, failed = take_hand_overs(nb), failed_in_the_kernel(nb)
+    found = verifier.verdicts(handed, failed)
     with _AHEAD_LOCK:
-        _AHEAD[_key(assignment, handed, env)] = found
+        _AHEAD[_key(assignment, handed, env, failed)] = found
 
 
 def verdicts(
-    assignment: str, handed: dict[str, Any], env: dict[str, str], started: Verifier | None = None
+    assignment: str,
+    handed: dict[str, Any],
+    env: dict[str, str],
+    started: Verifier | None = None,
+    failed: frozenset[str] = frozenset(),
 ) -> dict[str, dict[str, Any]]:
-    """The verifier's verdicts on `handed`: those computed ahead for these very programs, or from the
-    verifier `started` with the notebook, or from a new one."""
+    """The verifier's verdicts on `handed`, but for the tests the kernel `failed`: those computed ahead for
+    these very programs, or from the verifier `started` with the notebook, or from a new one."""
     with _AHEAD_LOCK:
-        found = _AHEAD.pop(_key(assignment, handed, env), None)
+        found = _AHEAD.pop(_key(assignment, handed, env, failed), None)
     if found is not None:
         if started is not None:
             give_back(started)
         return found
     verifier = started or borrow(assignment, env)
     try:
-        return verifier.verdicts(handed)
+        return verifier.verdicts(handed, failed)
     finally:
         give_back(verifier)

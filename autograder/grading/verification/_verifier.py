@@ -9,7 +9,7 @@ import json
 import queue
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from ..._verified import problems
@@ -18,6 +18,8 @@ from ._verifier_process import VerifierProcess
 # The verifier times answers against a baseline (seconds each, measured again when slow); a limit for one
 # problem, past which its program is taken for one that never ends.
 PROBLEM_TIMEOUT = 180
+# The verdict on a problem whose test cell already failed in the kernel, where its own message is shown.
+FAILED_IN_THE_KERNEL = {"passed": False, "message": "not verified: the test had already failed in your notebook"}
 
 
 class Verifier:
@@ -104,14 +106,16 @@ class Verifier:
             if not self._closed:
                 self._early[grade_id] = (calls, self._decide({grade_id: calls}, [grade_id])[grade_id])
 
-    def verdicts(self, handed: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """The verdicts on `handed`; a problem the verifier cannot decide fails, saying why."""
+    def verdicts(self, handed: dict[str, Any], failed: Collection[str] = ()) -> dict[str, dict[str, Any]]:
+        """The verdicts on `handed`; a problem the verifier cannot decide fails, saying why. A problem whose test
+        the kernel `failed` is not verified: it fails as it did there."""
         if self._answering is not None:
             self._asked.put(None)
             self._answering.join()
             self._answering = None
         early, self._early = self._early, {}
         found = {gid: verdict for gid, (calls, verdict) in early.items() if handed.get(gid) == calls}
+        found.update({gid: dict(FAILED_IN_THE_KERNEL) for gid in problems(self.assignment) if gid in failed})
         left = [grade_id for grade_id in problems(self.assignment) if grade_id not in found]
         return {**found, **(self._decide(handed, left) if left else {})}
 
