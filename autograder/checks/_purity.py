@@ -11,6 +11,7 @@ from typing import Any
 
 import jax
 import numpy as np
+from jax._src import core as jax_core
 from jax.core import Tracer
 
 from ._errors import CheckFailed, name_of
@@ -78,7 +79,7 @@ def check_pure(f: Callable, *args: Any, works: Works, what: str | None = None, s
     # this trace, so empty the caches: the verdict must not depend on what ran before.
     jax.clear_caches()
     try:
-        with contextlib.redirect_stdout(printed), jax.checking_leaks():
+        with contextlib.redirect_stdout(printed), jax.checking_leaks(), _leaks_told_briefly():
             trace(f, *args, what=what)
     except CheckFailed:
         raise
@@ -110,6 +111,21 @@ def check_pure(f: Callable, *args: Any, works: Works, what: str | None = None, s
             hint="pass state in as an argument and return the new state.",
             section="02#Functional state updates",
         )
+
+
+@contextlib.contextmanager
+def _leaks_told_briefly():
+    """JAX explains a leaked tracer by walking the whole heap for what holds it (seconds in a kernel that has
+    imported much); the check says what it means in its own words, so JAX is asked only to say that it leaked."""
+    saved = getattr(jax_core, "leaked_tracer_error", None)
+    if saved is None:  # another JAX: its own explanation, however long it takes
+        yield
+        return
+    jax_core.leaked_tracer_error = lambda name, *_: Exception(f"Leaked {name}")
+    try:
+        yield
+    finally:
+        jax_core.leaked_tracer_error = saved
 
 
 def _cell_is_data(cell: Any) -> bool:
