@@ -91,9 +91,9 @@ def verify_as_handed(verifier: Verifier) -> Callable[..., None]:
     failed: set[str] = set()
 
     def hook(cell: Any, **_: Any) -> None:
-        if (grade_id := _failed(cell)) is not None:
-            failed.add(grade_id)
-        grade_id = cell.get("metadata", {}).get(CELL_KEY)
+        if (test := _failed(cell)) is not None:
+            failed.add(test)
+        grade_id = cell.get("metadata", {}).get(CELL_KEY)  # a hand-over cell's test
         shown = _displayed(cell)
         if shown and grade_id not in timed and grade_id not in failed:  # `take_hand_overs` keeps the last shown
             verifier.ahead(grade_id, shown[-1].get("calls"))
