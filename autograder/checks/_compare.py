@@ -273,6 +273,15 @@ def _check_values(
             hint=_NON_FINITE_HINT if hint is None else f"{hint} If not, {_NON_FINITE_HINT}",
             section=section,
         )
+    if not finite[index]:  # nan or an infinity expected: a difference in numbers would say nothing
+        expected = f"{want[index].real}" if reveal else "nan or an infinity"
+        raise CheckFailed(
+            f"{name} is {got[index]:.6g} at index {index} where {expected} is expected ({count} of {bad.size} "
+            "positions are wrong); nan must be matched by nan, and an infinity by one of the same sign.",
+            hint=hint
+            or "where the formula overflows or is undefined (a division by zero, log of 0), yours must give the same.",
+            section=section,
+        )
     symptom = value_symptom(got, want, bad, scale)
     if symptom is not None:
         hint, section = symptom[0].hint, symptom[0].section(current_set(section=section))

@@ -65,10 +65,21 @@ def test_nan_where_a_number_is_expected_is_named():
         ag.check_close(jnp.array([0.5, jnp.nan]), jnp.array([0.5, 0.5]))
 
 
-def test_matching_nan_and_inf_pass_but_wrong_sign_of_inf_fails():
-    ag.check_close(jnp.array([jnp.nan, jnp.inf]), jnp.array([jnp.nan, jnp.inf]))
-    with pytest.raises(ag.CheckFailed):
-        ag.check_close(jnp.array([-jnp.inf]), jnp.array([jnp.inf]))
+@pytest.mark.filterwarnings("error")  # what the check computes prints nothing in the student's cell
+@pytest.mark.parametrize(
+    "got, expected, says",
+    [
+        ([-jnp.inf], [jnp.inf], "is -inf at index (0,) where inf is expected"),
+        ([jnp.nan, 0.0], [jnp.inf, 0.0], "is nan at index (0,) where inf is expected (1 of 2"),
+        ([1.0, 0.0], [jnp.nan, 1.0], "is 1 at index (0,) where nan is expected (2 of 2"),
+        ([jnp.inf, 1.0], [jnp.inf, 2.0], "differs from the expected values at 1 of 2 positions; first at index (1,)"),
+    ],
+)
+def test_matching_nan_and_inf_pass_but_any_other_value_where_one_is_expected_is_named(got, expected, says):
+    ag.check_close(jnp.array([jnp.nan, jnp.inf, -jnp.inf]), jnp.array([jnp.nan, jnp.inf, -jnp.inf]))
+    with pytest.raises(ag.CheckFailed) as failed:
+        ag.check_close(jnp.array(got), jnp.array(expected))
+    assert says in str(failed.value)
 
 
 def test_integers_compare_exactly():
