@@ -189,10 +189,17 @@ def _course_here() -> Path:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .reports._items import analyse
+    from .reports._items import analyse, missing_gradebook
     from .reports._report import write_items_page
 
     root = nbgrader_course_root()
+    if missing := missing_gradebook(args.db or f"sqlite:///{root / 'gradebook.db'}"):
+        print(
+            f"jax-course report: no gradebook at {missing}: grade {args.assignment} first (`jax-course grade "
+            f"{args.assignment}` or `nbgrader autograde {args.assignment}`), or name the course's gradebook with --db",
+            file=sys.stderr,
+        )
+        return 2
     analysis = analyse(root, args.assignment, args.db)
     if not analysis.students:
         print(f"jax-course report: the gradebook holds no graded submission of {args.assignment}", file=sys.stderr)

@@ -95,6 +95,20 @@ def _generated_class(graded: Path, into: Path) -> dict[str, list[str]]:
     return who
 
 
+@pytest.mark.unit
+@pytest.mark.parametrize("db", [None, "sqlite:///elsewhere.db"])
+def test_a_report_without_a_gradebook_says_where_it_looked_and_makes_none(tmp_path, monkeypatch, capsys, db):
+    from autograder.grading._cli import main
+
+    (tmp_path / "nbgrader_config.py").write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", ASSIGNMENT, *(["--db", db] if db else [])]) == 2
+    said = capsys.readouterr().err
+    assert f"no gradebook at {tmp_path / 'gradebook.db' if db is None else 'elsewhere.db'}: grade {ASSIGNMENT}" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["nbgrader_config.py"]  # no empty gradebook left behind
+    assert analyse(tmp_path, ASSIGNMENT).students == []  # as `jax-course grade`'s report reads it: no one
+
+
 @pytest.mark.grading
 def test_a_generated_class_shows_the_causes_planted_and_flags_the_test_strong_students_fail(graded, tmp_path):
     who = _generated_class(graded["stock"], tmp_path)

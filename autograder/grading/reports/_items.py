@@ -88,11 +88,24 @@ def _upper_lower(item: list[float], totals: list[float]) -> float | None:
     return sum(item[i] for i in upper) / size - sum(item[i] for i in lower) / size
 
 
+def missing_gradebook(db_url: str) -> Path | None:
+    """The SQLite file `db_url` names, if there is none: opening it would make an empty gradebook there."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(db_url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    return None if Path(url.database).exists() else Path(url.database)
+
+
 def _read_gradebook(db_url: str, assignment: str) -> dict[str, dict[tuple[str, str], tuple[float, float]]]:
-    """`{student: {(notebook, grade_id): (score, max_score)}}` of every submission of `assignment`."""
+    """`{student: {(notebook, grade_id): (score, max_score)}}` of every submission of `assignment` (none if the
+    gradebook is a SQLite file not there: a report writes nothing in the course)."""
     from nbgrader.api import Gradebook
 
     scores: dict[str, dict[tuple[str, str], tuple[float, float]]] = {}
+    if missing_gradebook(db_url):
+        return scores
     with Gradebook(db_url) as gb:
         for submission in gb.assignment_submissions(assignment):
             scores[str(submission.student_id)] = {
