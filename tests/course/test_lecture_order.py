@@ -257,7 +257,7 @@ def _spans(markdown: str) -> list[str]:
 
 def _named(candidates: set[str], spans: list[str]) -> bool:
     pattern = "|".join(re.escape(c) for c in sorted(candidates, key=len, reverse=True))
-    return any(re.search(rf"(?<![\w.])(?:{pattern})(?!\w)", span) for span in spans)
+    return re.search(rf"(?<![\w.])(?:{pattern})(?!\w)", "\n".join(spans)) is not None  # no name holds a newline
 
 
 def _names_used(source: str, aliases: dict[str, str]) -> list[tuple[str, str, list[str]]]:
