@@ -19,13 +19,14 @@ def course_root() -> Path:
     raise SystemExit("jax-course: run this inside the course checkout (no solutions/ and nbgrader_config.py found)")
 
 
-def nbgrader_course_root() -> Path:
-    """Any nbgrader course: the current folder or one above it that holds `nbgrader_config.py`."""
+def nbgrader_course_root(command: str = "grade") -> Path:
+    """Any nbgrader course: the current folder or one above it that holds `nbgrader_config.py` (else `jax-course
+    COMMAND` says where to run it)."""
     here = Path.cwd().resolve()
     for folder in (here, *here.parents):
         if (folder / "nbgrader_config.py").is_file():
             return folder
-    raise SystemExit("jax-course grade: run this in an nbgrader course (no nbgrader_config.py here or above)")
+    raise SystemExit(f"jax-course {command}: run this in an nbgrader course (no nbgrader_config.py here or above)")
 
 
 def assignments(root: Path) -> list[str]:
@@ -176,10 +177,10 @@ def _refuse(message: str) -> int:
     return 1
 
 
-def _course_here() -> Path:
+def _course_here(command: str = "grade") -> Path:
     """The course of the current folder, or else the one nbgrader's config files name (as a hub's do)."""
     try:
-        return nbgrader_course_root()
+        return nbgrader_course_root(command)
     except SystemExit:
         from .batch._options import configured_root
 
@@ -192,7 +193,7 @@ def _report(args: argparse.Namespace) -> int:
     from .reports._items import analyse, missing_gradebook
     from .reports._report import write_items_page
 
-    root = nbgrader_course_root()
+    root = _course_here("report")
     if missing := missing_gradebook(args.db or f"sqlite:///{root / 'gradebook.db'}"):
         print(
             f"jax-course report: no gradebook at {missing}: grade {args.assignment} first (`jax-course grade "

@@ -40,8 +40,10 @@ def test_grade_needs_only_an_nbgrader_course(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "source" / "ps1")
     assert nbgrader_course_root() == tmp_path
     monkeypatch.chdir(tmp_path.parent)
-    with pytest.raises(SystemExit, match="run this in an nbgrader course"):
+    with pytest.raises(SystemExit, match="^jax-course grade: run this in an nbgrader course"):
         nbgrader_course_root()
+    with pytest.raises(SystemExit, match="^jax-course report: run this in an nbgrader course"):
+        main(["report", "ps1"])
 
 
 def test_options_grade_does_not_know_go_to_nbgrader_and_other_commands_refuse_them(monkeypatch, capsys):
