@@ -43,16 +43,18 @@ def pytest_configure(config):
     # a seed, each course would make its own and record them again (tests/grading/test_seed.py does that).
     os.environ["JAXCOURSE_GRADER_SEED"] = str(DEFAULT_SEED)
     # Multi-device checks are unit-tested on 8 simulated CPU devices (only this process; the
-    # notebooks' kernels choose their own). It must happen before JAX's first operation.
-    import jax
+    # notebooks' kernels choose their own). It must happen before JAX's first operation. pytest-xdist's
+    # controller runs no test: it starts its workers sooner without JAX.
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        import jax
 
-    jax.config.update("jax_num_cpu_devices", 8)
+        jax.config.update("jax_num_cpu_devices", 8)
     # The graded notebooks compile the same programs again and again (the reference's, the checks' own, in
     # every variant and every fresh process): their kernels share a persistent compilation cache, one per
     # worker, so the two workers' kernels never write one entry at once (JAX locks no entry; a kernel reading
-    # one half written would warn). This process's JAX, imported above, does not read it. No verdict depends
-    # on it: a compilation found in the cache is still counted as one, and an answer that compiles while it
-    # is timed fails whatever its speed. Lectures and the environment tier
+    # one half written would warn). This process's JAX, imported above if it runs tests, does not read it. No
+    # verdict depends on it: a compilation found in the cache is still counted as one, and an answer that
+    # compiles while it is timed fails whatever its speed. Lectures and the environment tier
     # run without it (`_compilation_cache`): their figures and what a student meets stay as they are.
     worker = getattr(config, "workerinput", {}).get("workerid", "main")
     os.environ["JAX_COMPILATION_CACHE_DIR"] = str(ROOT / "build" / "jax-compilation-cache" / worker)

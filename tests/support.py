@@ -10,7 +10,6 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-import jax.numpy as jnp
 import nbformat
 import psutil
 import pytest
@@ -197,13 +196,18 @@ def left_behind(grader: int) -> list[str]:
 
 # A function and its naive version, for the speed checks' own tests: the loop is about as slow
 # as the course's baselines, the function (jitted) far faster. (Inputs are made by each test:
-# a JAX array made here, at import, would start JAX before conftest sets the device count.)
+# a JAX array made here, at import, would start JAX before conftest sets the device count. JAX is imported
+# where it is used: pytest-xdist's controller imports this module and runs no test.)
 def selu(x, alpha=1.67, scale=1.05):
+    import jax.numpy as jnp
+
     return scale * jnp.where(x > 0, x, alpha * jnp.exp(x) - alpha)
 
 
 def selu_loop(x):
     """The naive answer: one Python iteration and several dispatches per element."""
+    import jax.numpy as jnp
+
     return jnp.stack([selu(x[i]) for i in range(x.shape[0])])
 
 
