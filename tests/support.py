@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -35,10 +38,26 @@ def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
 def make_course(folder: Path, *assignments: str) -> Path:
     """A fresh nbgrader course holding these assignments, released into `exercises/`."""
     shutil.copy(ROOT / "nbgrader_config.py", folder / "nbgrader_config.py")
+    shutil.copy(_new_gradebook(), folder / "gradebook.db")
     for assignment in assignments:
         shutil.copytree(ROOT / "solutions" / assignment, folder / "solutions" / assignment)
         run(VENV_BIN / "nbgrader", "generate_assignment", assignment, "--force", cwd=folder)
     return folder
+
+
+@functools.cache
+def _new_gradebook() -> Path:
+    """The gradebook nbgrader makes for a new course of the course's config, made once per process: nbgrader makes
+    each by running `alembic` for its schema's version (a new interpreter, about two seconds of CPU)."""
+    from nbgrader.api import Gradebook
+    from traitlets.config import PyFileConfigLoader
+
+    course_id = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config().CourseDirectory.course_id
+    folder = Path(tempfile.mkdtemp(prefix="new-gradebook-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    with Gradebook(f"sqlite:///{folder / 'gradebook.db'}", course_id):
+        pass
+    return folder / "gradebook.db"
 
 
 _MARKER = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$")
