@@ -150,15 +150,28 @@ def test_a_saved_check_my_work_call_does_nothing_while_its_notebook_is_checked(t
 
 
 @pytest.mark.grading
-def test_check_my_work_in_a_notebook_shows_its_report_once_as_a_table(tmp_path):
+@pytest.mark.parametrize("where", ["anywhere", "in a clone"])
+def test_check_my_work_in_a_notebook_shows_its_report_once_as_a_table(tmp_path, monkeypatch, where):
+    """Outside the course (the package's tests) and in a clone (nbgrader's own autograde, in the learner's kernel):
+    the report and one line before it, nothing from nbgrader in the notebook or in the kernel's log."""
     import nbclient
     import nbformat
 
-    path = answered_copy(tmp_path, {})
+    # ipykernel forwards what reaches its file descriptors only outside pytest, as in JupyterLab.
+    monkeypatch.delenv("PYTEST_CURRENT_TEST")
+
+    folder = tmp_path
+    if where == "in a clone":
+        shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
+        shutil.copytree(ROOT / "solutions" / ASSIGNMENT, tmp_path / "solutions" / ASSIGNMENT)
+        (folder := tmp_path / "exercises" / ASSIGNMENT).mkdir(parents=True)
+    path = answered_copy(folder, {})
     nb = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell(f"import autograder as ag\nag.check_my_work({str(path)!r})")]
     )
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3").execute()
+    with open(tmp_path / "kernel.log", "w") as log:  # where JupyterLab's terminal would show the kernel's log
+        nbclient.NotebookClient(nb, timeout=600, kernel_name="python3").execute(stderr=log)
+    assert "nbgrader" not in (tmp_path / "kernel.log").read_text().lower()
     outputs = nb.cells[0].outputs
     assert [o.output_type for o in outputs] == ["stream", "display_data"], outputs
     assert outputs[0].text.startswith("Checking the saved version") and len(outputs[0].text.splitlines()) == 1

@@ -10,11 +10,13 @@ notebook runs in a fresh kernel with its test cells replaced by the package's ow
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -102,16 +104,28 @@ def _alembic_head() -> str:
     return head
 
 
+# nbgrader's log in a check, where each result keeps its own (`_succeeded`): not the learner's business. Without
+# a logger of its own, nbgrader logs to the running application's, which in a learner's kernel is the kernel's:
+# its "exchange directory unwritable" (a check uses no exchange) reached the terminal JupyterLab runs in.
+_NBGRADER_LOG = logging.getLogger("jax-course.check.nbgrader")
+_NBGRADER_LOG.addHandler(logging.NullHandler())
+_NBGRADER_LOG.propagate = False
+
+
 def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -> list[ProblemResult]:
     """Grade the notebook as `nbgrader autograde` would, in a throw-away course, with nbgrader's own
     converters run in this process (no `nbgrader` command to start, and the kernel forked warm)."""
     import nbgrader.api
     from nbgrader.api import Gradebook
     from nbgrader.apps.api import NbGraderAPI
+    from sqlalchemy.exc import SAWarning
 
     nbgrader.api.get_alembic_version = _alembic_head
 
-    with tempfile.TemporaryDirectory(prefix="jax-course-check-") as scratch:
+    # What SQLAlchemy says of nbgrader's own use of its gradebook: in a learner's kernel, a warning would show in
+    # red under their check_my_work() call.
+    with tempfile.TemporaryDirectory(prefix="jax-course-check-") as scratch, warnings.catch_warnings():
+        warnings.simplefilter("ignore", SAWarning)
         course = Path(scratch)
         shutil.copy(root / "nbgrader_config.py", course / "nbgrader_config.py")
         shutil.copytree(root / "solutions" / assignment, course / "solutions" / assignment)
@@ -122,7 +136,7 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
         config.CourseDirectory.root = str(course)
         config.WarmExecute.verify_while_running = True  # a learner waits for this one notebook
         with environment_with(env), _quiet_streams():
-            api = NbGraderAPI(config=config)
+            api = NbGraderAPI(config=config, log=_NBGRADER_LOG)
             release = course / config.CourseDirectory.get("release_directory", "release") / assignment
 
             def generate() -> None:  # unless an earlier check generated these solutions
