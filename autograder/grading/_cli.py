@@ -190,11 +190,11 @@ def _course_here(command: str = "grade") -> Path:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .reports._items import analyse, missing_gradebook
+    from .reports._items import analyse, course_gradebook, missing_gradebook
     from .reports._report import write_items_page
 
     root = _course_here("report")
-    if missing := missing_gradebook(args.db or f"sqlite:///{root / 'gradebook.db'}"):
+    if missing := missing_gradebook(course_gradebook(root, args.db)):
         print(
             f"jax-course report: no gradebook at {missing}: grade {args.assignment} first (`jax-course grade "
             f"{args.assignment}` or `nbgrader autograde {args.assignment}`), or name the course's gradebook with --db",

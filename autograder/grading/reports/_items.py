@@ -88,6 +88,11 @@ def _upper_lower(item: list[float], totals: list[float]) -> float | None:
     return sum(item[i] for i in upper) / size - sum(item[i] for i in lower) / size
 
 
+def course_gradebook(root: Path, db_url: str | None) -> str:
+    """`db_url`, else the course's own `gradebook.db` (nbgrader's default)."""
+    return db_url or f"sqlite:///{root / 'gradebook.db'}"
+
+
 def missing_gradebook(db_url: str) -> Path | None:
     """The SQLite file `db_url` names, if there is none: opening it would make an empty gradebook there."""
     from sqlalchemy.engine import make_url
@@ -128,7 +133,7 @@ def _messages(autograded: Path, student: str, assignment: str, notebook: str) ->
 
 def analyse(root: Path, assignment: str, db_url: str | None = None) -> ItemAnalysis:
     """The item analysis of `assignment` in the course at `root` (gradebook: `db_url`, else `root/gradebook.db`)."""
-    scores = _read_gradebook(db_url or f"sqlite:///{root / 'gradebook.db'}", assignment)
+    scores = _read_gradebook(course_gradebook(root, db_url), assignment)
     students = sorted(scores)
     keys = sorted({key for graded in scores.values() for key in graded})
     said: dict[str, dict[str, str]] = {}
