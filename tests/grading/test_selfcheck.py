@@ -20,14 +20,18 @@ def answered_copy(folder, answers):
     return answered(ASSIGNMENT, answers, folder / f"{ASSIGNMENT}.ipynb")
 
 
-@pytest.fixture
-def in_course(tmp_path):
+def work_folder_in_a_clone(tmp_path):
     """A work folder inside a copy of the course, as in a self-learner's clone."""
     shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
     shutil.copytree(ROOT / "solutions" / ASSIGNMENT, tmp_path / "solutions" / ASSIGNMENT)
     work = tmp_path / "exercises" / ASSIGNMENT
     work.mkdir(parents=True)
     return work
+
+
+@pytest.fixture
+def in_course(tmp_path):
+    return work_folder_in_a_clone(tmp_path)
 
 
 @pytest.mark.grading
@@ -160,12 +164,7 @@ def test_check_my_work_in_a_notebook_shows_its_report_once_as_a_table(tmp_path, 
     # ipykernel forwards what reaches its file descriptors only outside pytest, as in JupyterLab.
     monkeypatch.delenv("PYTEST_CURRENT_TEST")
 
-    folder = tmp_path
-    if where == "in a clone":
-        shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
-        shutil.copytree(ROOT / "solutions" / ASSIGNMENT, tmp_path / "solutions" / ASSIGNMENT)
-        (folder := tmp_path / "exercises" / ASSIGNMENT).mkdir(parents=True)
-    path = answered_copy(folder, {})
+    path = answered_copy(work_folder_in_a_clone(tmp_path) if where == "in a clone" else tmp_path, {})
     nb = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell(f"import autograder as ag\nag.check_my_work({str(path)!r})")]
     )
