@@ -73,10 +73,16 @@ def one_timed_call(f, *args, repeats=5):
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=["visible", "hidden"])
 @pytest.mark.parametrize("timer", [minimum, mean_after_warmup, median_with_timeit, reads_the_value])
-def test_a_sound_protocol_passes_quickly(timer, settings):
-    t0 = time.perf_counter()
-    ag.check_timing_protocol(timer, **settings)
-    assert time.perf_counter() - t0 < 1.5
+def test_a_sound_protocol_passes_at_once(timer, settings):
+    """Two runs, the disturbed one and the compiling one: a sound timer is not asked to measure again."""
+    runs = []
+
+    def counted(f, *args, **kwargs):
+        runs.append(f)
+        return timer(f, *args, **kwargs)
+
+    ag.check_timing_protocol(counted, **settings)
+    assert len(runs) == 2
 
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=["visible", "hidden"])

@@ -86,20 +86,28 @@ def test_every_output_leaf_is_waited_for():
 
 
 def test_compilation_is_excluded():
-    slow_to_compile = jax.jit(lambda x: sum(jnp.sin(x * i) for i in range(200)))
-    measured = ag.measure_speedup(slow_to_compile, slow_to_compile, (X,))
-    assert measured.candidate_seconds < 0.01, "a compile (about 1 s) was timed"
+    def slow_to_compile():
+        return jax.jit(lambda x: sum(jnp.sin(x * i) for i in range(200)))
+
+    start = time.perf_counter()
+    jax.block_until_ready(slow_to_compile()(X))
+    first_call = time.perf_counter() - start  # compiles, then runs
+    timed = slow_to_compile()
+    measured = ag.measure_speedup(timed, timed, (X,))
+    assert measured.candidate_seconds < first_call / 10, "the compile was timed"
 
 
 def test_a_hanging_answer_is_cut_short_within_the_budget():
+    hang = 30.0
+
     def hangs(x):
-        time.sleep(30)
+        time.sleep(hang)
         return x
 
     start = time.perf_counter()
     with pytest.raises(ag.CheckFailed, match="did not finish a single call within the 1 s"):
         ag.check_speedup(hangs, jax.jit(selu), (X,), "selu", required=5.0, budget_seconds=1.0, works=ANY_VALUE)
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < hang / 4, "the check waited for the answer rather than its budget"
 
 
 def test_a_slow_result_is_measured_again_before_failing(monkeypatch):

@@ -100,6 +100,7 @@ def test_lecture_runs_top_to_bottom(path, capsys):
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     seconds = time.perf_counter() - start
+    # A figure, not a verdict: how long a lecture may take is bench/lecture_times.py's question.
     with capsys.disabled():
         print(f"\n{_relative(path)}: executed in {seconds:.1f} s")
     errors = [
@@ -120,7 +121,6 @@ def test_lecture_runs_top_to_bottom(path, capsys):
             assert any(o.output_type == "error" for o in cell.outputs), (
                 f"tagged to raise but did not: {cell.source[:80]}"
             )
-    assert seconds < 60, f"{_relative(path)} took {seconds:.0f} s; the budget is 60 s"
     # The site shows this run (`make site`), rather than running the lecture again.
     lecture_runs.store(path, nb, seconds)
 
