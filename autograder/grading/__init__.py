@@ -12,6 +12,7 @@ A package per stage, each importing only those listed below it (an import-linter
 - `references/`: what hidden tests compare against: the grader's seed, recorded references and tests.
 - `verification/`: verdicts a kernel cannot fake, from a process that runs no student code.
 - `kernels/`: where every notebook's kernel comes from, forked fresh from a warm nursery.
+- `_cells.py`: which cells are tests, as nbgrader marks them: what every stage reads of a notebook.
 
 A package's `__init__` says what it is for and imports nothing (but `plugins`, whose classes nbgrader names),
 so that importing one module (the forkserver's `batch/_driver.py`, a nursery's `kernels/_in_the_nursery.py`)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..._verified import Problem, in_the_kernel, problems
+from .._cells import grade_id_if_test
 
 START, END = "<!-- verified: begin (jax-course verified --update) -->", "<!-- verified: end -->"
 
@@ -49,10 +50,9 @@ def graded_tests(source: Path) -> list[Test]:
         assignment = notebook.parent.name
         verified, kept = problems(assignment), in_the_kernel(assignment)
         for cell in json.loads(notebook.read_text())["cells"]:
-            meta = cell.get("metadata", {}).get("nbgrader", {})
-            if cell.get("cell_type") != "code" or not meta.get("grade") or meta.get("solution"):
+            if (grade_id := grade_id_if_test(cell)) is None:
                 continue
-            grade_id, points = meta["grade_id"], float(meta.get("points", 0))
+            points = float(cell["metadata"]["nbgrader"].get("points", 0))
             if grade_id in verified:
                 found.append(Test(assignment, grade_id, points, True, _how(verified[grade_id])))
             else:

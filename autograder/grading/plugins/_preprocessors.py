@@ -12,6 +12,7 @@ from traitlets import Bool
 
 from ..._config import PROTECTED, environment_with
 from ..._verified import problems
+from .._cells import grade_id_if_test
 from ..kernels._manager import WarmKernelManager
 from ..kernels._nursery import preload_for
 from ..references._seed import for_grading, grading_seed, remember
@@ -83,8 +84,7 @@ class ShortenTestErrors(NbGraderPreprocessor):
     """Replace the traceback of each graded test cell's error with `Name: message`."""
 
     def preprocess_cell(self, cell, resources, index):
-        meta = cell.metadata.get("nbgrader", {})
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
+        if grade_id_if_test(cell) is not None:
             for output in cell.get("outputs", []):
                 if output.get("output_type") == "error":
                     output["traceback"] = [f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"]

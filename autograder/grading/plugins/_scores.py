@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from .._cells import grade_id_if_test
+
 
 def _ends_with_an_expression(source: str) -> bool:
     """Whether the cell's last statement is an expression IPython would show (no trailing `;`)."""
@@ -36,8 +38,7 @@ def own_results_only(nb: Any) -> list[str]:
     place (see the module's docstring). Returns the grade ids of the cells where one was turned."""
     changed = []
     for cell in nb.cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.get("cell_type") != "code" or not meta.get("grade") or meta.get("solution"):
+        if (test := grade_id_if_test(cell)) is None:
             continue
         outputs = cell.get("outputs", [])
         own = (
@@ -54,5 +55,5 @@ def own_results_only(nb: Any) -> list[str]:
                 output.pop("execution_count", None)
                 output.setdefault("data", {})
                 output.setdefault("metadata", {})
-                changed.append(meta.get("grade_id", ""))
+                changed.append(test)
     return sorted(set(changed))

@@ -16,6 +16,7 @@ from ..._config import (
     kernel_references,
     kernel_seed,
 )
+from .._cells import grade_id_if_test
 
 # Beside each set's reference outputs: its test cells, hidden tests included (never a solution cell),
 # so that a self-check outside the course's repository (Colab, a copy anywhere) runs them too.
@@ -27,21 +28,16 @@ def all_tests(notebook: Path) -> dict[str, str]:
     """Each test cell's whole source by grade_id, in notebook order, hidden tests included."""
     tests = {}
     for cell in json.loads(notebook.read_text())["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution"):
+        if (test := grade_id_if_test(cell)) is not None:
             source = "".join(cell["source"]).splitlines()
-            tests[meta["grade_id"]] = "\n".join(line for line in source if line.strip() not in _HIDDEN_MARKERS)
+            tests[test] = "\n".join(line for line in source if line.strip() not in _HIDDEN_MARKERS)
     return tests
 
 
 def package_tests(cells: list[dict]) -> tuple[str, dict[str, str]] | None:
     """The assignment and the course package's tests for this notebook (hidden tests included), found by
     its test cells' ids."""
-    ids = {
-        meta["grade_id"]
-        for cell in cells
-        if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade") and not meta.get("solution")
-    }
+    ids = {test for cell in cells if (test := grade_id_if_test(cell)) is not None}
     for stored in sorted(PACKAGE_REFERENCES.glob(f"*/{TESTS_FILE}")):
         tests = json.loads(stored.read_text())
         if ids and ids <= set(tests):

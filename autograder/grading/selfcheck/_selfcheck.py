@@ -33,6 +33,7 @@ from ..._config import (
     self_check_programs,
     user_cache,
 )
+from .._cells import grade_id_if_test
 from ..kernels import _nursery
 from ..references._references import package_tests
 from ._calibrate import decide_timing
@@ -169,9 +170,8 @@ def _in_a_kernel(notebook: Path, env: dict, timeout: float, found: tuple[str, di
     nb = nbformat.read(notebook, as_version=4)
     assignment, tests = found or ("", {})
     for cell in nb.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id in tests and cell.metadata["nbgrader"].get("grade"):
-            cell.source = tests[grade_id]
+        if (test := grade_id_if_test(cell)) in tests:
+            cell.source = tests[test]
     from ..kernels._manager import WarmKernelManager
 
     client = nbclient.NotebookClient(

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from .._cells import grade_id_if_test
+
 _REREAD = re.compile(r"Reread: (\S+)")
 # JupyterLab right-aligns table cells; a report reads from the left.
 _LEFT = ' style="text-align:left"'
@@ -149,14 +151,13 @@ def _problem_names(cells: list[dict]) -> dict[str, str]:
     """Each test cell's grade_id -> the heading of the problem it belongs to."""
     names, heading = {}, None
     for cell in cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
         source = "".join(cell.get("source", ""))
         if cell.get("cell_type") == "markdown":
             for line in source.splitlines():
                 if line.startswith("## "):
                     heading = line[3:].strip()
-        elif meta.get("grade") and not meta.get("solution"):
-            names[meta["grade_id"]] = heading or meta["grade_id"]
+        elif (test := grade_id_if_test(cell)) is not None:
+            names[test] = heading or test
     return names
 
 
@@ -205,13 +206,13 @@ def read_results(nb: dict, scores: dict[str, float] | None, cell_timeout: float 
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if cell.get("cell_type") != "code":
             continue
-        if not meta.get("grade") or meta.get("solution"):
+        if (test := grade_id_if_test(cell)) is None:
             if (_error(cell) or ("",))[0] == "KeyboardInterrupt":
                 stopped = meta.get("grade_id") or f"number {number}"
             continue
         message = _error_message(cell, cell_timeout, stopped)
         full = float(meta.get("points", 0))
-        points = scores.get(meta["grade_id"], 0.0) if scores is not None else (0.0 if message else full)
+        points = scores.get(test, 0.0) if scores is not None else (0.0 if message else full)
         timed = "check_speedup" in "".join(cell.get("source", ""))
-        results.append(ProblemResult(names[meta["grade_id"]], meta["grade_id"], points, full, message, timed))
+        results.append(ProblemResult(names[test], test, points, full, message, timed))
     return results

@@ -20,6 +20,7 @@ from nbformat.v4 import new_code_cell, new_output
 
 from ..._config import GRADER_SEED, REFERENCES, TIMING
 from ..._verified import CELL_KEY, MIME, hand_over_source, problems
+from .._cells import grade_id_if_test
 from ._verifier import Verifier, borrow, give_back
 
 # What one notebook may hand over in all: a good answer's programs are kilobytes.
@@ -71,10 +72,8 @@ def take_hand_overs(nb: Any) -> dict[str, Any]:
 
 def _failed(cell: Any) -> str | None:
     """The grade id of `cell` if it is a test cell that shows an error, which scores it zero whatever else."""
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    if cell.get("cell_type") != "code" or not meta.get("grade") or meta.get("solution"):
-        return None
-    return meta.get("grade_id") if any(o.get("output_type") == "error" for o in cell.get("outputs", [])) else None
+    test = grade_id_if_test(cell)
+    return test if test is not None and any(o.get("output_type") == "error" for o in cell.get("outputs", [])) else None
 
 
 def failed_in_the_kernel(nb: Any) -> frozenset[str]:
@@ -106,9 +105,9 @@ def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
     error (first, since nbgrader scores a cell by its first error or value). Returns their grade ids."""
     failed = []
     for cell in nb.cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        verdict = verdicts.get(meta.get("grade_id"))
-        if cell.get("cell_type") != "code" or not meta.get("grade") or not verdict or verdict.get("passed"):
+        test = grade_id_if_test(cell)
+        verdict = verdicts.get(test) if test is not None else None
+        if not verdict or verdict.get("passed"):
             continue
         if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
             continue  # the kernel's own failure already says what is wrong
@@ -117,7 +116,7 @@ def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
         # As IPython shows a check's failure: the error's name, then its message.
         error = new_output("error", ename="CheckFailed", evalue=message, traceback=[f"CheckFailed: {message}"])
         cell["outputs"] = [error, *cell.get("outputs", [])]
-        failed.append(meta["grade_id"])
+        failed.append(test)
     return failed
 
 
