@@ -28,19 +28,15 @@ SHOWN = 4
 def _record_margins(worst: dict[str, float], where: list[str]) -> None:
     """Wrap the value comparison so that each one's margin is kept in `worst`, by cell and what it compares."""
     from autograder.checks import _compare
-    from autograder.checks._thresholds import tolerance
 
     compare = _compare._check_values
 
     def recorded(name, got, want, rtol, atol, section, carried=0.0, hint=None, reveal=True):
         if _compare._is_float(want.dtype) and want.size:
-            default_rtol, default_atol = tolerance(want.dtype)
-            rtol_, atol_ = default_rtol if rtol is None else rtol, default_atol if atol is None else atol
+            allowed, _, _ = _compare.allowed_differences(want, rtol, atol, carried)
             g, w = got.astype(np.float64), want.astype(np.float64)
             finite = np.isfinite(w) & np.isfinite(g)
             if finite.any():
-                scale = float(np.max(np.abs(w[np.isfinite(w)]), initial=1.0))
-                allowed = atol_ * scale + rtol_ * np.abs(w) + carried
                 key = f"{where[0]}: {name}"
                 worst[key] = max(worst.get(key, 0.0), float(np.max(np.abs(g - w)[finite] / allowed[finite])))
         return compare(name, got, want, rtol, atol, section, carried, hint, reveal)

@@ -240,6 +240,21 @@ def _check_exact(name: str, got: np.ndarray, want: np.ndarray, section, hint, re
         )
 
 
+def allowed_differences(
+    want: np.ndarray, rtol: float | None, atol: float | None, carried: float = 0.0
+) -> tuple[np.ndarray, float, float]:
+    """How far a correct answer may be from each of `want`'s (floating) values: `atol` times the largest finite
+    value's size, plus `rtol` times its own, plus what the inputs' own rounding `carried`. Also that size, and the
+    `rtol` used: `rtol` and `atol` default (None) to the tolerance of `want`'s dtype on this backend."""
+    default_rtol, default_atol = tolerance(want.dtype)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    wide = want.astype(np.complex128 if np.iscomplexobj(want) else np.float64)
+    scale = float(np.max(np.abs(wide[np.isfinite(wide)]), initial=1.0))
+    with np.errstate(invalid="ignore", over="ignore"):
+        return atol * scale + rtol * np.abs(wide) + carried, scale, rtol
+
+
 def _check_values(
     name: str, got: np.ndarray, want: np.ndarray, rtol, atol, section, carried=0.0, hint=None, reveal=True
 ) -> None:
@@ -247,16 +262,12 @@ def _check_values(
         _check_exact(name, got, want, section, hint, reveal)
         return
     dtype = want.dtype  # named in the message; the comparison below runs widened
-    default_rtol, default_atol = tolerance(dtype)
-    rtol = default_rtol if rtol is None else rtol
-    atol = default_atol if atol is None else atol
+    allowed, scale, rtol = allowed_differences(want, rtol, atol, carried)
     wide = np.complex128 if np.iscomplexobj(want) else np.float64
     got, want = got.astype(wide), want.astype(wide)
     finite = np.isfinite(want)
-    scale = float(np.max(np.abs(want[finite]), initial=1.0))
     with np.errstate(invalid="ignore", over="ignore"):
         diff = np.abs(got - want)
-        allowed = atol * scale + rtol * np.abs(want) + carried
         close = diff <= allowed
     # Non-finite expected values must be matched exactly: nan by nan, inf by inf of the same sign.
     same_special = (np.isnan(want) & np.isnan(got)) | (want == got)
