@@ -22,13 +22,22 @@ ROOT = Path(__file__).resolve().parents[1]
 GOAL_SECONDS = 60
 
 
-def seconds_to_run(path: Path) -> float:
+def run(path: Path) -> tuple[float, int]:
+    """Seconds the lecture took, and how many of its cells raised that are not tagged to raise (a figure from a
+    lecture that broke half-way says little)."""
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
     nbclient.NotebookClient(
         nb, timeout=600, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(path.parent)}}
     ).execute()
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    raised = sum(
+        1
+        for cell in nb.cells
+        if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", [])
+        if any(output.output_type == "error" for output in cell.outputs)
+    )
+    return seconds, raised
 
 
 def main() -> int:
@@ -37,9 +46,11 @@ def main() -> int:
     args = parser.parse_args()
     lectures = args.lectures or sorted((ROOT / "course").glob("[0-9][0-9]_*.ipynb"))
     for path in lectures:
-        seconds = seconds_to_run(path)
+        seconds, raised = run(path)
         past = f"  past the {GOAL_SECONDS} s goal" if seconds > GOAL_SECONDS else ""
-        print(f"{path.name:32} {seconds:6.1f} s{past}", flush=True)
+        cells = "a cell" if raised == 1 else f"{raised} cells"
+        broke = f"  ({cells} raised: see tests/course/test_notebooks.py)" if raised else ""
+        print(f"{path.name:32} {seconds:6.1f} s{past}{broke}", flush=True)
     return 0
 
 
