@@ -240,16 +240,22 @@ def _check_exact(name: str, got: np.ndarray, want: np.ndarray, section, hint, re
         )
 
 
+def _widened(values: np.ndarray) -> np.ndarray:
+    """In float64 (complex128), where a comparison neither overflows nor rounds: no copy if it already is."""
+    return values.astype(np.complex128 if np.iscomplexobj(values) else np.float64, copy=False)
+
+
 def allowed_differences(
-    want: np.ndarray, rtol: float | None, atol: float | None, carried: float = 0.0
+    want: np.ndarray, rtol: float | None, atol: float | None, carried: float = 0.0, *, dtype: np.dtype | None = None
 ) -> tuple[np.ndarray, float, float]:
     """How far a correct answer may be from each of `want`'s (floating) values: `atol` times the largest finite
     value's size, plus `rtol` times its own, plus what the inputs' own rounding `carried`. Also that size, and the
-    `rtol` used: `rtol` and `atol` default (None) to the tolerance of `want`'s dtype on this backend."""
-    default_rtol, default_atol = tolerance(want.dtype)
+    `rtol` used: `rtol` and `atol` default (None) to the tolerance of the values' dtype on this backend (`dtype`,
+    where `want` was widened already, else its own)."""
+    default_rtol, default_atol = tolerance(want.dtype if dtype is None else dtype)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
-    wide = want.astype(np.complex128 if np.iscomplexobj(want) else np.float64)
+    wide = _widened(want)
     scale = float(np.max(np.abs(wide[np.isfinite(wide)]), initial=1.0))
     with np.errstate(invalid="ignore", over="ignore"):
         return atol * scale + rtol * np.abs(wide) + carried, scale, rtol
@@ -261,10 +267,10 @@ def _check_values(
     if not _is_float(want.dtype):
         _check_exact(name, got, want, section, hint, reveal)
         return
-    dtype = want.dtype  # named in the message; the comparison below runs widened
-    allowed, scale, rtol = allowed_differences(want, rtol, atol, carried)
-    wide = np.complex128 if np.iscomplexobj(want) else np.float64
-    got, want = got.astype(wide), want.astype(wide)
+    dtype = want.dtype  # named in the message and deciding the tolerance; the comparison below runs widened
+    want = _widened(want)
+    got = got.astype(want.dtype)
+    allowed, scale, rtol = allowed_differences(want, rtol, atol, carried, dtype=dtype)
     finite = np.isfinite(want)
     with np.errstate(invalid="ignore", over="ignore"):
         diff = np.abs(got - want)
