@@ -19,7 +19,10 @@ import nbclient
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
 GOAL_SECONDS = 60
+
+from support import LECTURES, unexpected_errors  # noqa: E402
 
 
 def run(path: Path) -> tuple[float, int]:
@@ -31,20 +34,14 @@ def run(path: Path) -> tuple[float, int]:
         nb, timeout=600, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(path.parent)}}
     ).execute()
     seconds = time.perf_counter() - start
-    raised = sum(
-        1
-        for cell in nb.cells
-        if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", [])
-        if any(output.output_type == "error" for output in cell.outputs)
-    )
-    return seconds, raised
+    return seconds, len({cell for cell, _ in unexpected_errors(nb)})
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("lectures", nargs="*", type=Path)
     args = parser.parse_args()
-    lectures = args.lectures or sorted((ROOT / "course").glob("[0-9][0-9]_*.ipynb"))
+    lectures = args.lectures or LECTURES
     for path in lectures:
         seconds, raised = run(path)
         past = f"  past the {GOAL_SECONDS} s goal" if seconds > GOAL_SECONDS else ""

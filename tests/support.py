@@ -98,6 +98,17 @@ def secret_lines(assignment: str, kinds: tuple[str, ...] = ("answer", "hidden te
     return {line for line in secret - public if len(line) > 12}
 
 
+def unexpected_errors(nb: nbformat.NotebookNode) -> list[tuple[int, str]]:
+    """`(cell index, error name)` for each error a lecture's code cell shows without its `raises-exception` tag."""
+    return [
+        (i, o.ename)
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and "raises-exception" not in c.metadata.get("tags", [])
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
+
+
 def section_links() -> set[tuple[str, str]]:
     """Every (lecture, heading) that a test cell's or a check's `section=` names."""
     links = set()

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 import lecture_runs
-from support import ASSIGNMENTS, LECTURES, ROOT, make_course, secret_lines, section_links
+from support import ASSIGNMENTS, LECTURES, ROOT, make_course, secret_lines, section_links, unexpected_errors
 
 COMMITTED = sorted([*ROOT.glob("solutions/*/*.ipynb"), *ROOT.glob("exercises/*/*.ipynb"), *LECTURES])
 
@@ -103,14 +103,7 @@ def test_lecture_runs_top_to_bottom(path, capsys):
     # A figure, not a verdict: how long a lecture may take is bench/lecture_times.py's question.
     with capsys.disabled():
         print(f"\n{_relative(path)}: executed in {seconds:.1f} s")
-    errors = [
-        (i, o.ename)
-        for i, c in enumerate(nb.cells)
-        if c.cell_type == "code" and "raises-exception" not in c.metadata.get("tags", [])
-        for o in c.outputs
-        if o.output_type == "error"
-    ]
-    assert not errors
+    assert not unexpected_errors(nb)
     # A reader's kernel colours some printed text with ANSI codes (a jaxpr printed as it is): the site shows
     # them as coloured text whose contrast fails WCAG (axe-core, tests/site), so lectures print without colour.
     coloured = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and any(map(_coloured, c.outputs))]
