@@ -121,7 +121,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if report.is_file() and report.stat().st_mtime >= started:
         terminalreporter.write_sep("=", "hostile submissions")
         terminalreporter.write(report.read_text())
-    # The bypass table (tests/bypass.py), for the sets course/test_autograde.py graded in this session.
+    # The bypass table (grading/proving/_tables.py), for the sets course/test_autograde.py graded in this session.
     graded = [p for p in sorted((ROOT / "test-artifacts" / "bypass").glob("*.md")) if p.stat().st_mtime >= started]
     if graded:
         terminalreporter.write_sep("=", "bypasses: the shortcut a student would try, per problem")

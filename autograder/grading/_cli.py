@@ -105,7 +105,46 @@ def _parser() -> argparse.ArgumentParser:
         help="each set's share of points decided outside the student's kernel, and how each test is verified",
     )
     verified.add_argument("--update", action="store_true", help="also rewrite the table in autograder/INTEGRITY.md")
+    _add_authoring(commands)
     return parser
+
+
+def _add_authoring(commands: argparse._SubParsersAction) -> None:
+    prove = commands.add_parser(
+        "prove",
+        help="prove a set from every side: reference, untouched, answers that do nothing, declared wrong answers",
+        description="Build ASSIGNMENT's release, record its references, and grade, with `nbgrader autograde` (the "
+        "course's config) and `jax-course grade`: the reference (full marks), the untouched release (0), four "
+        "answers that do nothing (0), each wrong answer declared in tests/variants/ASSIGNMENT.py (loses exactly "
+        "its points, its message names what it must) and each declared alternative (full marks). Prints a "
+        "scorecard per test; exits 1 naming each test that is not sound, 2 when the set cannot be proven.",
+    )
+    prove.add_argument("assignment")
+    prove.add_argument("--problem", help="prove one problem: its number, or a grade id of its cells")
+    prove.add_argument(
+        "--once",
+        action="store_true",
+        help="grade each answer but the reference in one pipeline only (wrong answers in nbgrader's, answers "
+        "that do nothing in jax-course grade's): half the time, what the course's own suite runs",
+    )
+    prove.add_argument("--workers", type=int, default=0, help="notebooks jax-course grade runs at once")
+    prove.add_argument(
+        "--no-write",
+        action="store_true",
+        help="prove the course's files as they are: build no release, record no references, rewrite no table",
+    )
+    new = commands.add_parser(
+        "new",
+        help="start an exercise set, or a problem in one, with the cells, metadata and files the course needs",
+        description="Write solutions/ASSIGNMENT/ASSIGNMENT.ipynb (or add a problem to it) with a heading, an answer "
+        "cell and a test cell with hidden tests, a verifier entry in autograder/verified/ASSIGNMENT.toml and a "
+        "place for the problem's wrong answers in tests/variants/ASSIGNMENT.py. Then fill them in and run "
+        "`jax-course prove ASSIGNMENT`.",
+    )
+    new.add_argument("assignment")
+    new.add_argument("--problem", required=True, help="the answer's function name, e.g. relu")
+    new.add_argument("--title", help="the problem's title (default: from the function's name)")
+    new.add_argument("--section", default="", help='the lecture section its messages cite, e.g. "05#Manual batching"')
 
 
 def _grade(args: argparse.Namespace, nbgrader_options: list[str]) -> int:
@@ -282,6 +321,32 @@ def _verified(args: argparse.Namespace) -> int:
     return 0
 
 
+def _prove(args: argparse.Namespace) -> int:
+    from .proving._command import run_prove
+
+    return run_prove(
+        nbgrader_course_root("prove"),
+        args.assignment,
+        problem=args.problem,
+        once=args.once,
+        workers=args.workers,
+        write=not args.no_write,
+    )
+
+
+def _new(args: argparse.Namespace) -> int:
+    from .proving._new import NewError, new_problem
+
+    try:
+        for path in new_problem(course_root(), args.assignment, args.problem, args.title, args.section):
+            print(f"wrote {path}")
+    except NewError as error:
+        print(f"jax-course new: {error}", file=sys.stderr)
+        return 2
+    print(f"Now write the answer, its tests and its wrong answers, then run: jax-course prove {args.assignment}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args, unknown = parser.parse_known_args(argv)
@@ -292,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     commands = {
         "badges": _badges,
         "check": _check,
+        "new": _new,
+        "prove": _prove,
         "references": _references,
         "report": _report,
         "verified": _verified,

@@ -1,36 +1,46 @@
-"""The tables on docs/guide/tables.md are the ones tests/variants/ and the exercise sets give (tests/bypass.py)."""
+"""The tables on docs/guide/tables.md are the ones tests/variants/ and the exercise sets give (proving/_tables.py)."""
 
 from __future__ import annotations
 
-import bypass
 import pytest
 
-from support import ROOT
+from autograder.grading.proving import _tables
+from autograder.grading.proving._sets import ExerciseSet
+
+from support import ASSIGNMENTS, ROOT
 from variants import VARIANTS
 
 pytestmark = pytest.mark.unit
 
 
+def _written() -> tuple[list[list[str]], list[list[str]]]:
+    tables = _tables.written(ROOT)
+    assert tables, f"{_tables.PAGE} has no <!-- bypass table --> or <!-- variants table --> block"
+    return tables
+
+
 def test_the_bypass_table_is_current():
-    found = bypass.BYPASS_BLOCK.search(bypass.TABLES.read_text())
-    assert found, f"{bypass.TABLES.relative_to(ROOT)} has no <!-- bypass table --> block"
-    assert found[0].split("\n", 1)[1].rsplit("\n", 1)[0] + "\n" == bypass.markdown(bypass.rows()), (
-        "stale: run `python tests/bypass.py`"
-    )
+    expected = [row for a in ASSIGNMENTS for row in _tables.bypass_rows(ExerciseSet(ROOT, a), VARIANTS[a])]
+    assert _written()[0] == expected, "stale: run `jax-course prove SET` for each set whose declared answers changed"
 
 
 def test_every_problem_of_every_set_has_a_row_and_each_set_one_for_the_answers_that_do_nothing():
-    table = bypass.rows()
     for assignment in ("01_arrays", "09_capstone"):
-        problems = {row[1] for row in table if row[0] == assignment and row[3] != bypass.NOTHING_TRIED}
-        assert problems == {h for h, _ in bypass.problems(assignment)}
-        assert [row[1] for row in table if row[0] == assignment and row[3] == bypass.NOTHING_TRIED] == ["every problem"]
+        exercise = ExerciseSet(ROOT, assignment)
+        table = _tables.bypass_rows(exercise, VARIANTS[assignment])
+        problems = {row[1] for row in table if row[3] != _tables.NOTHING_TRIED}
+        assert problems == {heading for heading, _ in exercise.problems}
+        assert [row[1] for row in table if row[3] == _tables.NOTHING_TRIED] == ["every problem"]
 
 
 def test_the_variants_table_has_a_row_for_every_test_each_wrong_variant_fails():
-    rows = {(row[0], row[1].strip("`"), row[2]) for row in bypass.variant_rows({})}
-    assert set(bypass.table_caught()) == rows, "stale: run `python tests/bypass.py`"
-    assert set(bypass.table_caught().values()) <= {"visible", "hidden", "?"}
+    rows = {
+        (row[0], row[1].strip("`"), row[2])
+        for a in ASSIGNMENTS
+        for row in _tables.variant_rows(ExerciseSet(ROOT, a), VARIANTS[a], {})
+    }
+    assert set(_tables.table_caught(ROOT)) == rows, "stale: run `jax-course prove SET` for each set that changed"
+    assert set(_tables.table_caught(ROOT).values()) <= {"visible", "hidden", "?"}
 
 
 def test_correct_alternatives_fail_nothing_in_every_set():

@@ -24,11 +24,14 @@ import multiprocessing
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
-import bypass
 import nbformat
 import pytest
 
-from packing import affected_by, cell_grade_id, is_test_cell, names_of
+from autograder.grading._cells import grade_id_if_test
+from autograder.grading.proving._packing import affected_by
+from autograder.grading.proving._sets import ExerciseSet, hidden_from, names_of
+from autograder.grading.proving._tables import table_caught
+
 from support import ASSIGNMENTS, ROOT, solution_sources
 from variants import VARIANTS
 
@@ -45,11 +48,12 @@ def runs(assignment: str) -> Iterator[tuple[str, dict[str, str], str, bool, froz
     """`(submission, answers, test cell, passes, answer cells run whatever the test reads)` for each run this module
     makes: a variant's answer cells that change a global `setting` run before every test cell after them."""
     reference = solution_sources(assignment)
-    every_test = [test for _, tests in bypass.problems(assignment) for test in tests]
+    exercise = ExerciseSet(ROOT, assignment)
+    every_test = [test for _, tests in exercise.problems for test in tests]
     for test in every_test:
         yield "reference", reference, test, True, frozenset()
     for name, variant in VARIANTS[assignment].items():
-        touched = affected_by(assignment, variant)
+        touched = affected_by(exercise, variant)
         for test in [t for t in every_test if t in touched]:
             in_the_kernel = variant["loses"] - variant.get("lost_in_the_verifier", set())
             forced = frozenset(variant["answers"]) if variant.get("setting") else frozenset()
@@ -63,12 +67,13 @@ def alone(assignment: str, answers: dict[str, str], test: str, forced: frozenset
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        source = answers.get(cell_grade_id(cell), cell.source)
-        if cell_grade_id(cell) == test:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        source = answers.get(grade_id, cell.source)
+        if grade_id == test:
             last = source
-        elif not is_test_cell(cell):
+        elif grade_id_if_test(cell) is None:
             kept.append(source)
-            if cell_grade_id(cell) in forced:
+            if grade_id in forced:
                 keep.append(len(kept) - 1)
     assert last is not None, f"{assignment} has no test cell {test}"
     return [*needed(kept, last, keep), last]
@@ -98,7 +103,7 @@ def _where(error: BaseException, filename: str, source: str) -> str:
     tb = error.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
-    return "visible" if tb is not None and tb.tb_lineno < bypass.hidden_from(source) else "hidden"
+    return "visible" if tb is not None and tb.tb_lineno < hidden_from(source) else "hidden"
 
 
 def _run_cells(sources: list[str]) -> tuple[str, str, str]:
@@ -126,7 +131,7 @@ def fresh_processes() -> ProcessPoolExecutor:
 @pytest.mark.parametrize("assignment", sorted(ASSIGNMENTS, reverse=True))
 def test_each_test_cell_alone_in_a_fresh_process_gives_the_notebooks_verdict(assignment, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # where a notebook's cells would write, as the kernel's folder
-    differ, caught = [], bypass.table_caught()
+    differ, caught = [], table_caught(ROOT)
     with fresh_processes() as pool:
         for submission, answers, test, passes, forced in runs(assignment):
             cells = alone(assignment, answers, test, forced)

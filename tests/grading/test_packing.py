@@ -1,4 +1,4 @@
-"""Wrong variants share submissions only when they cannot touch each other's verdicts (tests/packing.py)."""
+"""Declared answers share submissions only when they cannot touch each other's verdicts (proving/_packing.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,17 @@ import sys
 
 import pytest
 
-from packing import MAX_PACK, affected_by, can_share, cells_reading_changed_names, pack
+from autograder.grading.proving._packing import MAX_PACK, affected_by, can_share, cells_reading_changed_names, pack
+from autograder.grading.proving._sets import ExerciseSet
+
 from support import ASSIGNMENTS, ROOT
 from variants import VARIANTS
 
 pytestmark = pytest.mark.unit
+
+
+def S(assignment: str) -> ExerciseSet:
+    return ExerciseSet(ROOT, assignment)
 
 
 def _listed(packs: list[dict[str, set[str]]]) -> list[dict[str, list[str]]]:
@@ -22,7 +28,7 @@ def _listed(packs: list[dict[str, set[str]]]) -> list[dict[str, list[str]]]:
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_members_of_a_pack_share_no_answer_cell_and_no_test_one_of_them_loses(assignment):
-    packs = pack(assignment, VARIANTS[assignment])
+    packs = pack(S(assignment), VARIANTS[assignment])
     assert sorted(name for members in packs for name in members) == sorted(VARIANTS[assignment])
     for members in packs:
         assert 1 <= len(members) <= MAX_PACK
@@ -35,26 +41,26 @@ def test_members_of_a_pack_share_no_answer_cell_and_no_test_one_of_them_loses(as
         for name, affected in members.items():
             variant = VARIANTS[assignment][name]
             if variant.get("setting"):  # a global setting reaches every later test: graded alone
-                assert len(members) == 1 and affected == affected_by(assignment, variant), f"{name} shares a pack"
+                assert len(members) == 1 and affected == affected_by(S(assignment), variant), f"{name} shares a pack"
                 continue
-            alone = cells_reading_changed_names(assignment, variant["answers"])
-            packed = cells_reading_changed_names(assignment, variant["answers"], answers)
+            alone = cells_reading_changed_names(S(assignment), variant["answers"])
+            packed = cells_reading_changed_names(S(assignment), variant["answers"], answers)
             assert affected == alone == packed, f"{name} reaches other tests beside {list(members)}"
 
 
 def test_a_variant_that_changes_a_global_setting_reaches_every_later_test_and_is_graded_alone():
     setting = VARIANTS["01_arrays"]["x64_switched_on"]
-    later = affected_by("01_arrays", setting)
+    later = affected_by(S("01_arrays"), setting)
     assert {"test_standardize", "test_safe_take", "test_softmax_stable", "test_timing"} <= later
     other = {"safe_take_clamped_index": VARIANTS["01_arrays"]["safe_take_clamped_index"]}
-    packs = pack("01_arrays", {"x64_switched_on": setting, **other})
+    packs = pack(S("01_arrays"), {"x64_switched_on": setting, **other})
     assert [list(members) for members in packs] == [["x64_switched_on"], ["safe_take_clamped_index"]]
 
 
 def test_variants_of_different_answers_that_reach_one_test_are_not_packed_together():
     # 09's test_fit trains with every answer: a wrong `predict` and a wrong `fit` both reach it.
     variants = {name: VARIANTS["09_capstone"][name] for name in ("predict_row_loop", "fit_forgets_params")}
-    packs = pack("09_capstone", variants)
+    packs = pack(S("09_capstone"), variants)
     assert [list(members) for members in packs] == [["predict_row_loop"], ["fit_forgets_params"]]
 
 
@@ -62,26 +68,27 @@ def test_a_wrong_answer_that_calls_another_answer_is_not_packed_with_a_variant_o
     # The reference's center_shard_map calls no other answer; this variant calls center_pmap, so
     # a wrong center_pmap in the same notebook would change the shard_map tests' verdicts.
     variants = {name: VARIANTS["08_parallel"][name] for name in ("pmap_local_mean", "shard_map_still_pmap")}
-    affected = {name: cells_reading_changed_names("08_parallel", v["answers"]) for name, v in variants.items()}
+    affected = {name: cells_reading_changed_names(S("08_parallel"), v["answers"]) for name, v in variants.items()}
     assert not affected["pmap_local_mean"] & affected["shard_map_still_pmap"]  # apart, they reach different tests
-    assert not can_share("08_parallel", variants, affected)
-    assert len(pack("08_parallel", variants)) == 2
+    assert not can_share(S("08_parallel"), variants, affected)
+    assert len(pack(S("08_parallel"), variants)) == 2
 
 
 def test_variants_that_keep_a_test_they_both_reach_share_a_submission():
     # Two of 09's alternatives both reach test_fit (and test_predict, test_step, ...), and keep them all.
     names = ("predict_batched_by_hand", "step_grad_then_loss")
-    packs = pack("09_capstone", {name: VARIANTS["09_capstone"][name] for name in names})
+    packs = pack(S("09_capstone"), {name: VARIANTS["09_capstone"][name] for name in names})
     assert [sorted(members) for members in packs] == [sorted(names)]
 
 
 def test_packs_are_the_same_on_every_run():
     """Also in another process, whose sets iterate in another order (another hash seed)."""
-    mine = {assignment: _listed(pack(assignment, VARIANTS[assignment])) for assignment in ASSIGNMENTS}
-    assert mine == {assignment: _listed(pack(assignment, VARIANTS[assignment])) for assignment in ASSIGNMENTS}
+    mine = {assignment: _listed(pack(S(assignment), VARIANTS[assignment])) for assignment in ASSIGNMENTS}
+    assert mine == {assignment: _listed(pack(S(assignment), VARIANTS[assignment])) for assignment in ASSIGNMENTS}
     script = (
-        "import json\nfrom packing import pack\nfrom support import ASSIGNMENTS\nfrom variants import VARIANTS\n"
-        "packs = {a: pack(a, VARIANTS[a]) for a in ASSIGNMENTS}\n"
+        "import json\nfrom autograder.grading.proving._packing import pack\n"
+        "from autograder.grading.proving._sets import ExerciseSet\nfrom support import ASSIGNMENTS, ROOT\n"
+        "from variants import VARIANTS\npacks = {a: pack(ExerciseSet(ROOT, a), VARIANTS[a]) for a in ASSIGNMENTS}\n"
         "print(json.dumps({a: [{n: sorted(t) for n, t in m.items()} for m in p] for a, p in packs.items()}))"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT / "tests")}
@@ -93,5 +100,5 @@ def test_packs_are_the_same_on_every_run():
 def test_a_variant_that_loses_a_test_its_answers_cannot_reach_is_refused():
     good = VARIANTS["01_arrays"]["standardize_sample_std"]
     broken = {**good, "loses": {"test_standardize", "test_safe_take"}}  # safe_take's test reads no `standardize`
-    with pytest.raises(ValueError, match=r"01_arrays variant standardize_broken loses \['test_safe_take'\]"):
-        pack("01_arrays", {"standardize_sample_std": good, "standardize_broken": broken})
+    with pytest.raises(ValueError, match=r"01_arrays: standardize_broken loses \['test_safe_take'\]"):
+        pack(S("01_arrays"), {"standardize_sample_std": good, "standardize_broken": broken})

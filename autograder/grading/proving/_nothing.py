@@ -18,10 +18,11 @@ Each test cell that reads a changed name must score 0; the others keep their poi
 from __future__ import annotations
 
 import ast
+import copy
 from functools import cache
 
-from packing import cells_reading_changed_names
-from support import solution_sources
+from ._packing import cells_reading_changed_names
+from ._sets import ExerciseSet
 
 KINDS = ("first argument", "constant", "zeros", "nothing at all")
 
@@ -104,7 +105,9 @@ def _nothing(source: str, kind: str) -> tuple[str, set[str]]:
                 node.body = [ast.Pass()]
             else:  # zeros: the reference, renamed, computes what the answer's zeros are shaped like
                 reference = f"_reference_{node.name}"
-                body.append(ast.FunctionDef(**{**node.__dict__, "name": reference}))
+                renamed = copy.copy(node)
+                renamed.name = reference
+                body.append(renamed)
                 call = _call_on_copies(reference, node)
                 node = ast.FunctionDef(
                     name=node.name,
@@ -130,22 +133,21 @@ def _nothing(source: str, kind: str) -> tuple[str, set[str]]:
 
 
 @cache
-def _made(assignment: str, kind: str) -> tuple[dict[str, str], frozenset[str]]:
+def _made(exercise: ExerciseSet, kind: str) -> tuple[dict[str, str], frozenset[str]]:
     answers, names = {}, set()
-    for cell, source in solution_sources(assignment).items():
+    for cell, source in exercise.reference.items():
         answers[cell], changed = _nothing(source, kind)
         names |= changed
     return answers, frozenset(names)
 
 
-def answers(assignment: str, kind: str) -> dict[str, str]:
-    """Every answer cell of `assignment` (grade_id -> source), its functions doing nothing this way."""
-    return _made(assignment, kind)[0]
+def answers(exercise: ExerciseSet, kind: str) -> dict[str, str]:
+    """Every answer cell of `exercise` (grade_id -> source), its functions doing nothing this way."""
+    return _made(exercise, kind)[0]
 
 
-def losing_tests(assignment: str, kind: str) -> set[str]:
+def losing_tests(exercise: ExerciseSet, kind: str) -> set[str]:
     """The test cells that must score 0 for this kind: every one that reads a function done nothing."""
-    made, names = _made(assignment, kind)
-    reference = solution_sources(assignment)
-    changed = {cell: source for cell, source in made.items() if source != reference[cell]}
-    return cells_reading_changed_names(assignment, changed, names=set(names))
+    made, names = _made(exercise, kind)
+    changed = {cell: source for cell, source in made.items() if source != exercise.reference[cell]}
+    return cells_reading_changed_names(exercise, changed, names=set(names))
