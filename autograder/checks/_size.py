@@ -15,7 +15,7 @@ import jax
 import numpy as np
 
 from ._errors import CheckFailed
-from ._reference import _RECORD_DIR, load_reference, save_reference
+from ._reference import _RECORD_DIR, load_reference, record_reference
 from ._structure import _sub_jaxprs, _walk
 
 # Refused above this many times a good answer's size, and this many operations more.
@@ -54,7 +54,7 @@ def check_compiled_size(f: Callable, args: tuple, problem: str, *, what: str, se
     size = compiled_size(f, args)
     if _RECORD_DIR is not None:
         if size is not None:
-            save_reference(_record_name(problem), np.int64(size), _RECORD_DIR)
+            record_reference(_record_name(problem), np.int64(size), _RECORD_DIR)
         return
     try:
         (good,), _, _ = load_reference(_record_name(problem))

@@ -68,3 +68,40 @@ def test_recording_is_decided_at_import_not_by_later_student_code(monkeypatch):
     assert not _reference.recording()
     monkeypatch.setenv(RECORD_REFERENCES, "/tmp/anywhere")
     assert not _reference.recording()
+
+
+def test_the_same_value_saved_at_another_time_gives_the_same_bytes(tmp_path, monkeypatch):
+    import time
+
+    value = {"a": jnp.arange(3.0), "b": [jnp.int32(4), 2.5]}
+    first = ag.save_reference("demo/thing", value, tmp_path).read_bytes()
+    monkeypatch.setattr(time, "time", lambda: 2_000_000_000.0)  # years on: a zip member dated now would differ
+    assert ag.save_reference("demo/thing", value, tmp_path).read_bytes() == first
+
+
+def test_recording_again_keeps_a_stored_file_its_check_takes_the_value_for(tmp_path, monkeypatch):
+    stored, into = tmp_path / "stored", tmp_path / "into"
+    values = np.array([1.0, 2.0, 3.0], np.float32)
+    # Stored with its last bit off: what another machine's rounding gives.
+    kept = ag.save_reference("demo/out", {"y": np.nextafter(values, np.float32(4))}, stored).read_bytes()
+    ag.save_reference("demo/count", np.int64(5), stored)
+    ag.save_reference("demo/wide", values, stored)
+    monkeypatch.setenv(REFERENCES, str(stored))
+
+    assert _reference.record_reference("demo/out", {"y": jnp.asarray(values)}, into).read_bytes() == kept
+    # Within tolerance only with the rounding the inputs carry (check_reference's `inputs`).
+    moved = values + np.float32(1e-3)
+    assert _reference.record_reference("demo/out", {"y": moved}, into, inputs=np.float32(1e4)).read_bytes() == kept
+
+    def recorded_anew(problem, value):
+        recorded = _reference.record_reference(problem, value, into).read_bytes()
+        return recorded == ag.save_reference(problem, value, tmp_path / "fresh").read_bytes()
+
+    assert recorded_anew("demo/out", {"y": moved})  # without the inputs' rounding: changed
+    assert recorded_anew("demo/out", {"y": values + np.float32(0.5)})
+    assert recorded_anew("demo/out", {"z": values})  # another structure
+    assert recorded_anew("demo/count", np.int64(6))  # an integer, compared exactly
+    assert recorded_anew("demo/wide", values.astype(np.float64))  # a dtype the check would forgive
+    assert recorded_anew("demo/new", values)  # nothing stored before
+    monkeypatch.setenv("JAXCOURSE_GRADER_SEED", "7")
+    assert recorded_anew("demo/out", {"y": values})  # the same values, drawn with another seed

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 
+import numpy as np
 import pytest
 
 import autograder as ag
@@ -20,11 +22,34 @@ from support import ASSIGNMENTS, ROOT, VENV_BIN, run, solution_sources
 RECORDED_HERE = "03_tracing"
 
 
+def _rewritten(path, change) -> bytes:
+    """The reference file at `path` with `change` applied to each of its float leaves, and its new bytes."""
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files}
+    for key, values in arrays.items():
+        if key != "__meta__" and np.issubdtype(values.dtype, np.floating):
+            arrays[key] = change(values)
+    np.savez(path, **arrays)
+    return path.read_bytes()
+
+
+def _of_floats(path) -> bool:
+    with np.load(path) as data:
+        return np.issubdtype(data["leaf0"].dtype, np.floating)
+
+
 @pytest.mark.grading
 def test_the_references_command_records_what_the_committed_files_hold(tmp_path):
-    """Re-record one set's references from its solutions and compare with the committed files."""
+    """Re-record one set's references from its solutions over the committed files, and compare with them: a value
+    its check cannot tell from the stored one keeps the stored file byte for byte (a re-recording on another machine
+    changes no file for rounding in the last bits); one that changed is written, one no longer recorded removed."""
+    stored = shutil.copytree(PACKAGE_REFERENCES / RECORDED_HERE, tmp_path / RECORDED_HERE)
+    committed = sorted(p.name for p in stored.glob("*.npz"))
+    nudged, changed = [name for name in committed if _of_floats(stored / name)][:2]
+    kept = _rewritten(stored / nudged, lambda values: np.nextafter(values, np.inf))
+    wrong = _rewritten(stored / changed, lambda values: values + 1 + np.abs(values))  # off by more than 1
+    (stored / "no_longer_recorded.npz").write_bytes(kept)
     run(VENV_BIN / "jax-course", "references", "--into", str(tmp_path), RECORDED_HERE, cwd=ROOT)
-    committed = sorted(p.name for p in (PACKAGE_REFERENCES / RECORDED_HERE).glob("*.npz"))
     assert committed == sorted(p.name for p in (tmp_path / RECORDED_HERE).glob("*.npz"))
     for name in committed:
         problem = f"{RECORDED_HERE}/{name[:-4]}"
@@ -32,6 +57,15 @@ def test_the_references_command_records_what_the_committed_files_hold(tmp_path):
         new, _, new_meta = ag.load_reference(problem, tmp_path)
         assert old_meta == new_meta, problem
         ag.check_close(new, old, what=problem)
+        recorded = (stored / name).read_bytes()
+        if name == changed:
+            assert recorded != wrong, problem
+        elif name == nudged:
+            assert recorded == kept, f"{problem}: its last bits' rounding was recorded anew"
+        else:  # rewritten only if the solution no longer computes what is committed
+            assert recorded == (PACKAGE_REFERENCES / RECORDED_HERE / name).read_bytes(), (
+                f"{problem}: run `make references`"
+            )
 
 
 def _names_in_tests(assignment: str) -> tuple[set[str], set[str]]:

@@ -24,6 +24,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from ..plugins._gradebook import without_sqlalchemy_warnings
 from ..references._seed import GradingSeed, for_grading, remember
 from ._convert import HEARD, BatchAutograde, PartlyPrepared, Submission, open_course, read_scores
 from ._failures import brought_down_twice, failure_reason, report_notes
@@ -229,6 +230,9 @@ def _to_grade(run: GradingRun, converter: BatchAutograde, force: bool) -> list[S
     return todo
 
 
+# The gradebook is written in this process only (`_convert.py`): what SQLAlchemy says of nbgrader's use of it
+# would show in the instructor's terminal with every run, and they can do nothing about it.
+@without_sqlalchemy_warnings()
 def grade(
     root: Path,
     assignment: str,

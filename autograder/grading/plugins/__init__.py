@@ -24,7 +24,8 @@
   grade import reads.
 
 The preprocessors are in `_preprocessors.py` (`_tampering.py` reads the cells they refuse; `_schema.py` speeds up
-nbgrader's own metadata check, installed here), the LMS's plug-ins in `_lms.py`.
+nbgrader's own metadata check, installed here), the LMS's plug-ins in `_lms.py`. `_gradebook.py` keeps what
+SQLAlchemy says of nbgrader's gradebook out of `jax-course grade` and `check_my_work`.
 """
 
 from ._links import RefuseLinks, refuse_links_in_submissions

@@ -11,6 +11,7 @@ from ..._config import (
     GRADER_SEED,
     PACKAGE_REFERENCES,
     RECORD_REFERENCES,
+    REFERENCES,
     environment_with,
     grader_seed,
     kernel_references,
@@ -63,6 +64,8 @@ def record_references(
     Every `check_reference` call in the solution notebook saves its value instead
     of comparing it. The folder `into/assignment` is replaced only when the whole
     notebook ran without error; a notebook that compares nothing is an error unless not `required`.
+    A value its check would take the stored reference for keeps that file byte for byte, so only the
+    references whose values changed, new ones and those no longer recorded show as changes.
     A secret seed also records, from the seed derived for grading kernels, the kernel's own references.
     """
     notebook = (source or root / "solutions") / assignment / f"{assignment}.ipynb"
@@ -84,7 +87,8 @@ def _record(notebook: Path, assignment: str, into: Path, timeout: int, required:
     # The hand-over cells record the outputs that only the verifier compares (`autograder/verified/`).
     nb = add_hand_overs(nbformat.read(notebook, as_version=4), assignment)
     with tempfile.TemporaryDirectory() as scratch:
-        with environment_with({RECORD_REFERENCES: scratch}):
+        # The references stored before, which a value recorded again within its check's tolerance keeps.
+        with environment_with({RECORD_REFERENCES: scratch, REFERENCES: str(into.absolute())}):
             nbclient.NotebookClient(
                 nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}
             ).execute()

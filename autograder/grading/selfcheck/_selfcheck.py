@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -119,14 +118,14 @@ def _with_hidden_tests(notebook: Path, root: Path, assignment: str, env: dict) -
     import nbgrader.api
     from nbgrader.api import Gradebook
     from nbgrader.apps.api import NbGraderAPI
-    from sqlalchemy.exc import SAWarning
+
+    from ..plugins._gradebook import without_sqlalchemy_warnings
 
     nbgrader.api.get_alembic_version = _alembic_head
 
     # What SQLAlchemy says of nbgrader's own use of its gradebook: in a learner's kernel, a warning would show in
     # red under their check_my_work() call.
-    with tempfile.TemporaryDirectory(prefix="jax-course-check-") as scratch, warnings.catch_warnings():
-        warnings.simplefilter("ignore", SAWarning)
+    with tempfile.TemporaryDirectory(prefix="jax-course-check-") as scratch, without_sqlalchemy_warnings():
         course = Path(scratch)
         shutil.copy(root / "nbgrader_config.py", course / "nbgrader_config.py")
         shutil.copytree(root / "solutions" / assignment, course / "solutions" / assignment)
