@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -89,7 +90,8 @@ def _write_tables(root: Path, proof: Proof, console: Console) -> None:
 
 
 def run_prove(root: Path, assignment: str, *, problem: str | None, once: bool, workers: int, write: bool) -> int:
-    console = Console(highlight=False)
+    # Piped or logged, a wider page than rich's 80 columns keeps the scorecard's messages readable.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     start = time.perf_counter()
     try:
         if write:

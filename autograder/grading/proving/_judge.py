@@ -80,6 +80,8 @@ def passes_are_quiet(nb: dict, where: str, findings: Findings) -> None:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if cell["cell_type"] != "code" or not meta.get("grade") or meta.get("solution"):
             continue
+        if any(o["output_type"] == "error" for o in cell["outputs"]):
+            continue  # a failure, which its score already says
         printed = "".join("".join(o.get("text", "")) for o in cell["outputs"] if o["output_type"] == "stream")
         values = [o["output_type"] for o in cell["outputs"] if o["output_type"] != "stream"]
         if values or len(printed.strip().splitlines()) > 1:

@@ -87,9 +87,9 @@ section = "{section}"
 
 [[test_{name}.call]]
 what = "{name} on a hidden input"
-# The arguments as the hidden test draws them, in order: [50] is 50 standard normal float32 values.
+# The arguments the verifier draws, in order: [50] is 50 standard normal float32 values. It compares the
+# answer's output with the reference answer's on them, and can read the program's structure too (max_ops, ...).
 args = [[50]]
-reference = "{assignment}/{name}"
 """
 _VERIFIED_HEADER = (
     "# Set {assignment}'s answers, verified outside the student's kernel (autograder/_verified.py says how).\n"

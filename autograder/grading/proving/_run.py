@@ -15,13 +15,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
 from ..._config import DEFAULT_SEED, GRADER_SEED
+from ..plugins._gradebook import without_sqlalchemy_warnings
 from ._sets import ExerciseSet
 
 NBGRADER, JAX_COURSE = "nbgrader autograde", "jax-course grade"
@@ -108,8 +108,7 @@ class Scratch:
 
     def scores(self) -> dict[str, dict[str, float | None]]:
         """`{student: {test: score}}` from the gradebook; a submission that could not be graded is missing."""
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # SQLAlchemy's, on nbgrader's own schema: nothing to act on
+        with without_sqlalchemy_warnings():
             from nbgrader.api import Gradebook
 
             found: dict[str, dict[str, float | None]] = {}
@@ -134,8 +133,7 @@ class Scratch:
 def _new_gradebook(course_id: str) -> Path:
     """An empty gradebook as nbgrader makes one, made once per process: nbgrader makes each by running `alembic`
     for its schema (a new interpreter, about two seconds of CPU), and a proof needs one per pipeline."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # SQLAlchemy's, on nbgrader's own schema: nothing to act on
+    with without_sqlalchemy_warnings():
         from nbgrader.api import Gradebook
 
         folder = Path(tempfile.mkdtemp(prefix="jax-course-gradebook-"))
