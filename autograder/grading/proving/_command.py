@@ -18,6 +18,7 @@ from ._declared import declared
 from ._judge import WHOLE_SET
 from ._prove import Proof, prove
 from ._run import ProofError, environment, layout
+from ._sets import ExerciseSet
 
 
 def _score(score: float | None) -> str:
@@ -59,7 +60,7 @@ def report(proof: Proof, console: Console) -> None:
 
 def _build(root: Path, assignment: str, console: Console) -> None:
     """The course's own release and references, as `make exercises` and `make references` make them."""
-    console.print(f"Building the release of {assignment} and recording its references ...")
+    console.print(f"Building the release of {assignment}, and recording its references ...")
     from ._run import _BIN
 
     done = subprocess.run(
@@ -73,7 +74,9 @@ def _build(root: Path, assignment: str, console: Console) -> None:
         raise ProofError(
             f"nbgrader generate_assignment {assignment} failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
         )
-    record_references(assignment, root, PACKAGE_REFERENCES, source=root / layout(root).source, required=False)
+    source = root / layout(root).source
+    if ExerciseSet(root, assignment, source.name).uses_checks:  # a set of another course compares no references
+        record_references(assignment, root, PACKAGE_REFERENCES, source=source)
 
 
 def _write_tables(root: Path, proof: Proof, console: Console) -> None:

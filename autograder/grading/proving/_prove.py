@@ -185,7 +185,6 @@ def _static(exercise: ExerciseSet, variants: dict, tests: list[str], findings: F
     """What needs no grading: the declarations, the cited sections, and where each test is decided."""
     for why in problems_with(exercise, variants, set(problems(exercise.name))):
         findings.add(WHOLE_SET, f"tests/variants/{exercise.name}.py: {why}")
-    uses_checks = "import autograder" in "".join(cell.source for cell in exercise.code_cells)
     verified, kept = problems(exercise.name), in_the_kernel(exercise.name)
     for test in tests:
         for lecture, heading in sorted(exercise.sections.get(test, ())):
@@ -194,7 +193,7 @@ def _static(exercise: ExerciseSet, variants: dict, tests: list[str], findings: F
                 findings.add(test, f"cites section {lecture}#{heading}, but there is no lecture {lecture}")
             elif heading not in headings:
                 findings.add(test, f"cites section {lecture}#{heading}, which lecture {lecture} has no heading for")
-        if uses_checks and test not in verified and test not in kept:
+        if exercise.uses_checks and test not in verified and test not in kept:
             findings.add(
                 test,
                 f"is neither verified outside the kernel nor says why not: add [{test}] to "
@@ -333,6 +332,8 @@ def _feedback(exercise, variants, packs, plan, courses, caught, findings) -> Non
 
 
 def _secret_answer_lines(exercise: ExerciseSet) -> set[str]:
+    """Lines of the reference answers that nothing a student is shown holds (the problem's own words may quote
+    a line of code the answer has: that is no leak)."""
     public, secret = set(), set()
     for cell in exercise.notebook.cells:
         inside = False
@@ -345,4 +346,5 @@ def _secret_answer_lines(exercise: ExerciseSet) -> set[str]:
                 secret.add(line.strip())
             else:
                 public.add(line.strip())
-    return {line for line in secret - public if len(line) > 12}
+    shown = "\n".join(public)
+    return {line for line in secret - public if len(line) > 12 and line not in shown}

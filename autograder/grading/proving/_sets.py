@@ -64,6 +64,11 @@ class ExerciseSet:
         }
 
     @cached_property
+    def uses_checks(self) -> bool:
+        """Whether its notebook imports the course's checks: only then has it references and verifier entries."""
+        return "import autograder" in "".join(cell.source for cell in self.code_cells)
+
+    @cached_property
     def points(self) -> dict[str, float]:
         """`{test grade_id: points}`."""
         return {
