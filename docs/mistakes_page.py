@@ -30,6 +30,18 @@ def _link(lecture: str, heading: str) -> str:
     return f"[lecture {lecture}, {heading}](../../{LECTURES[lecture]}#{jupyter_anchor(heading)})"
 
 
+def _sentence(text: str) -> str:
+    """`text` as a sentence: its first letter a capital, unless it starts with code (`jax.grad`, `vmap`), which is
+    written as code is, in backticks."""
+    first, _, rest = text.partition(" ")
+    if "." in first.rstrip(".,:;") or first in _CODE_WORDS:
+        return f"`{first}` {rest}"
+    return text[0].upper() + text[1:]
+
+
+_CODE_WORDS = {"vmap", "jit", "grad", "scan", "pmap", "jnp", "lax"}
+
+
 def render() -> str:
     from autograder.checks._mistakes import MISTAKES
 
@@ -39,8 +51,8 @@ def render() -> str:
         parts.append(
             f"\n## {mistake.title}\n\n"
             f"- **You see:** `{mistake.shows}`\n"
-            f"- **What it means:** {mistake.cause[0].upper()}{mistake.cause[1:]}\n"
-            f"- **Try:** {mistake.hint[0].upper()}{mistake.hint[1:]}\n"
+            f"- **What it means:** {_sentence(mistake.cause)}\n"
+            f"- **Try:** {_sentence(mistake.hint)}\n"
             f"- **Reread:** {taught}\n"
         )
     return "".join(parts)
