@@ -27,9 +27,13 @@ verifier to know what to run. It needs neither JAX nor nbgrader. Each table is a
     # within = [3.14159, 0.026]: a random estimate, within 6 standard errors (the second number) of the first
     # inputs_scale = true: the tolerance grows with the inputs' size (check_close's `inputs=`); or a lambda of
     #   the call's arrays (NumPy arrays, `np` in scope) giving the size the output's rounding follows instead
-    # requires = ["while"], forbids = ["while"]: StableHLO operations the program must hold, or must not
-    # max_ops = 200: at most this many operations (an unrolled loop has thousands)
+    # requires = ["while"], forbids = ["while"]: StableHLO operations the program must run, or must not
+    #   (`while` for stablehlo.while; another dialect's in full, as "sdy.manual_computation")
+    # max_ops = 200: at most this many operations run (an unrolled loop has thousands): a called function's
+    #   count at each of its call sites, a loop's body once
     # max_elements = 30000: no array in the program larger than this (an n x n matrix where n-vectors do)
+    #   All four are read from the program's parsed operations and their types, never from its text, where
+    #   debug locations (jax.named_scope) and names are the answer's to choose (autograder/verifying/_verdicts.py).
     # sharding = "NamedSharding(grid(devices), P('x', 'y'))": the layout the first output must have, a
     #   Python expression of `devices` (as many as the program was made for) and the names `define` binds
     # harness = "lambda x: (grads_xy(f, x, x), grads_xy(unseen, x, x))": what is exported instead of

@@ -6,8 +6,8 @@ from __future__ import annotations
 import base64
 import binascii
 import math
-import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import jax
@@ -19,8 +19,12 @@ from jax import export
 # but the one JAX checks at export: a program written by hand could name a host callback, which runs Python.
 from jax._src.export._export import _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE
 
+# Private too: the MLIR context JAX itself reads programs under, with StableHLO's and Shardy's dialects registered.
+from jax._src.interpreters.mlir import make_ir_context
+
 # Private too: the one sharding that replicates inputs on a device list, whatever mesh the program was made for.
 from jax._src.sharding_impls import GSPMDSharding
+from jaxlib.mlir import ir
 
 from .._verified import Call, Problem, problems
 from ..checks import baselines
@@ -34,26 +38,138 @@ from ._inputs import drawn, signature
 
 # A good answer's program is a few kilobytes; a few megabytes means data built into it.
 MAX_PROGRAM_BYTES = 4_000_000
-_CUSTOM_CALL = re.compile(r"stablehlo\.custom_call\s+@([\w.$-]+)")
-_OPERATION = re.compile(r"\bstablehlo\.([a-z_]+)")
-_TENSOR = re.compile(r"tensor<((?:\d+x)*)[a-z]")
-# Source locations: debug information only, which differs between two notebooks holding the same answer.
-_LOCATION = re.compile(r'^#loc.*$|\s*loc\((?:#loc\d*|"[^"]*"|unknown)\)', re.MULTILINE)
+# What `jax.export` names the function a program runs, as `Exported.call` runs it.
+ENTRY = "main"
+# The function dialect's own operations, which compute nothing: a call counts as what the function it calls runs.
+_PLUMBING = frozenset({"func.func", "func.call", "func.return"})
 # Programs compiled in this process, by what they compute: a verifier kept warm compiles a common answer once.
 _COMPILED: dict[str, Program] = {}
 _MAX_COMPILED = 256
 
 
-def largest_array(module_text: str) -> int:
-    """The number of elements of the largest array a program's StableHLO names (its inputs included)."""
-    return max(
-        (math.prod(int(dim) for dim in dims.split("x")[:-1]) for dims in _TENSOR.findall(module_text)), default=1
-    )
+class UnreadableProgram(ValueError):
+    """A program whose operations cannot be told: no entry function, or a function that calls itself."""
 
 
-def foreign_calls(module_text: str) -> list[str]:
-    """The custom calls a program's StableHLO names that are not among those JAX guarantees stable."""
-    return sorted(set(_CUSTOM_CALL.findall(module_text)) - _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE)
+def parsed(exported: export.Exported) -> ir.Module:
+    """The program's StableHLO as operations. Every verdict reads these, never the module's text: the answer
+    chooses words in that text (a debug location holds `jax.named_scope`'s name verbatim, an attribute any
+    string), and a function is printed once however many times it is called."""
+    with make_ir_context():
+        return exported.mlir_module(serialized=False)
+
+
+def _inner(op: ir.Operation) -> Iterator[ir.Operation]:
+    """The operations directly in `op`'s regions: a function's body, a loop's condition and body, a reduction's."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner.operation
+
+
+def _within(op: ir.Operation) -> Iterator[ir.Operation]:
+    for inner in _inner(op):
+        yield inner
+        yield from _within(inner)
+
+
+def _functions(module: ir.Module) -> dict[str, ir.Operation]:
+    named = (op.operation for op in module.body.operations if op.operation.name == "func.func")
+    return {ir.StringAttr(op.attributes["sym_name"]).value: op for op in named}
+
+
+def _callees(op: ir.Operation, functions: dict[str, ir.Operation]) -> Iterator[str]:
+    """The functions `op` runs, named in its attributes: a call's callee, a composite's decomposition, a custom
+    call's called computations (whatever the attribute, so that no way of calling one escapes the count)."""
+    for index in range(len(op.attributes)):
+        attribute = op.attributes[index].attr
+        for ref in attribute if isinstance(attribute, ir.ArrayAttr) else (attribute,):
+            if isinstance(ref, ir.FlatSymbolRefAttr) and ref.value in functions:
+                yield ref.value
+
+
+def _entry(functions: dict[str, ir.Operation]) -> ir.Operation:
+    if ENTRY not in functions:
+        raise UnreadableProgram(f"it has no `{ENTRY}` function to run")
+    return functions[ENTRY]
+
+
+def _name(op: ir.Operation) -> str:
+    """`while` for `stablehlo.while`, as `requires` and `forbids` name StableHLO's operations; others in full."""
+    return op.name.removeprefix("stablehlo.")
+
+
+def operations(module: ir.Module) -> Counter[str]:
+    """How many of each operation the program runs, by name: its entry function's, with each call counting the
+    called function's at every call site, through calls within calls. A loop's body, a branch, a reduction's
+    combiner count once, as written: a loop that stays a loop stays small however many steps it takes."""
+    functions = _functions(module)
+    counted: dict[str, Counter[str]] = {}
+
+    def run(name: str, calling: tuple[str, ...]) -> Counter[str]:
+        if name in calling:  # XLA has no recursion: no count would be what runs
+            raise UnreadableProgram(f"its function `{name}` calls itself")
+        if name not in counted:  # each function read once: calls nested n deep cost n readings, not 2**n
+            counted[name] = held(functions[name], (*calling, name))
+        return counted[name]
+
+    def held(op: ir.Operation, calling: tuple[str, ...]) -> Counter[str]:
+        found: Counter[str] = Counter()
+        for inner in _inner(op):
+            if inner.name not in _PLUMBING:
+                found[_name(inner)] += 1
+            for callee in _callees(inner, functions):
+                found.update(run(callee, calling))
+            found.update(held(inner, calling))
+        return found
+
+    _entry(functions)
+    return run(ENTRY, ())
+
+
+def _running(functions: dict[str, ir.Operation]) -> list[ir.Operation]:
+    """The entry function and every function it calls, through calls within calls, each once."""
+    reached, waiting = {ENTRY: _entry(functions)}, [ENTRY]
+    while waiting:
+        for op in _within(functions[waiting.pop()]):
+            for callee in _callees(op, functions):
+                if callee not in reached:
+                    reached[callee] = functions[callee]
+                    waiting.append(callee)
+    return list(reached.values())
+
+
+def _elements(type_: ir.Type) -> float:
+    """How many elements an array of this type holds (its largest, for a tuple; none, for a token): unbounded when
+    its shape is known only as it runs, which no limit can allow."""
+    if isinstance(type_, ir.TupleType):
+        return max((_elements(type_.get_type(i)) for i in range(type_.num_types)), default=0)
+    if isinstance(type_, ir.ShapedType):
+        return math.prod(type_.shape) if type_.has_static_shape else math.inf
+    return 0
+
+
+def largest_array(module: ir.Module) -> float:
+    """The number of elements of the largest array the program's running functions take or make (its inputs
+    included), from their operations' types; `math.inf` if an array's size is known only when it runs."""
+    functions = _functions(module)
+    signature = ir.FunctionType(ir.TypeAttr(_entry(functions).attributes["function_type"]).value)
+    types = [*signature.inputs, *signature.results]
+    for function in _running(functions):
+        for op in _within(function):
+            types.extend(value.type for value in (*op.operands, *op.results))
+    return max((_elements(t) for t in types), default=1)
+
+
+def foreign_calls(module: ir.Module) -> list[str]:
+    """The custom calls a program's StableHLO holds (in any function) that are not among those JAX guarantees
+    stable, read from the operations' own targets."""
+    targets = {
+        ir.StringAttr(op.attributes["call_target_name"]).value
+        for op in _within(module.operation)
+        if op.name == "stablehlo.custom_call"
+    }
+    return sorted(targets - _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE)
 
 
 class Program(NamedTuple):
@@ -85,13 +201,19 @@ def _program(handed: dict, problem: Problem, call: Call) -> Program:
             section=call.section or problem.section,
         )
     exported = export.deserialize(bytearray(data))
-    module = exported.mlir_module()
+    module = parsed(exported)
     if unknown := foreign_calls(module):
         named = ", ".join(unknown[:3])
         raise CheckFailed(f"{call.what}: the program calls out of XLA ({named}), which the grader does not run.")
     _check_signature([(tuple(a.shape), str(a.dtype)) for a in exported.in_avals], call)
-    _check_structure(module, problem, call)
-    key = repr((_LOCATION.sub("", module), exported.nr_devices, exported.in_shardings_hlo, exported.platforms))
+    try:
+        _check_structure(module, problem, call)
+    except UnreadableProgram as unreadable:
+        raise CheckFailed(f"{call.what}: the program handed over is none the grader runs: {unreadable}.") from None
+    # Printed without its source locations, debug information only, which differs between two notebooks
+    # holding the same answer.
+    asm = module.operation.get_asm(enable_debug_info=False)
+    key = repr((asm, exported.nr_devices, exported.in_shardings_hlo, exported.platforms))
     if key not in _COMPILED:
         if len(_COMPILED) >= _MAX_COMPILED:
             _COMPILED.clear()
@@ -126,28 +248,35 @@ def _callable(exported: export.Exported) -> Callable:
     return jax.jit(exported.call)
 
 
-def _check_structure(module_text: str, problem: Problem, call: Call) -> None:
-    """What the call's program must hold or must not (a loop, no loop, a size), read from its StableHLO."""
-    operations = _OPERATION.findall(module_text)
+def _check_structure(module: ir.Module, problem: Problem, call: Call) -> None:
+    """What the call's program must run or must not (a loop, no loop, a size), read from its operations."""
     section = call.section or problem.section
-    missing = [name for name in call.requires if name not in operations]
-    present = [name for name in call.forbids if name in operations]
-    if missing or present:
-        said = f"has no `{missing[0]}`" if missing else f"has a `{present[0]}`"
+    if call.requires or call.forbids or call.max_ops is not None:
+        ran = operations(module)
+        missing = [name for name in call.requires if name not in ran]
+        present = [name for name in call.forbids if name in ran]
+        if missing or present:
+            said = f"has no `{missing[0]}`" if missing else f"has a `{present[0]}`"
+            raise CheckFailed(
+                f"{call.what}: the program {problem.function} compiles to {said} operation.",
+                hint=problem.hint, section=section,
+            )  # fmt: skip
+        if call.max_ops is not None and (total := ran.total()) > call.max_ops:
+            raise CheckFailed(
+                f"{call.what}: the program {problem.function} compiles to runs {total} operations where a good "
+                f"answer needs at most {call.max_ops}: a Python loop unrolled under jax.jit repeats its body, and "
+                "a jitted function it calls counts at every call.",
+                hint=problem.hint, section=section,
+            )  # fmt: skip
+    if call.max_elements is not None and (largest := largest_array(module)) > call.max_elements:
+        size = (
+            "an array whose size is known only as it runs"
+            if math.isinf(largest)
+            else f"an array of {largest:.0f} elements"
+        )
         raise CheckFailed(
-            f"{call.what}: the program {problem.function} compiles to {said} operation.",
-            hint=problem.hint, section=section,
-        )  # fmt: skip
-    if call.max_ops is not None and len(operations) > call.max_ops:
-        raise CheckFailed(
-            f"{call.what}: the program {problem.function} compiles to has {len(operations)} operations where a "
-            f"good answer needs at most {call.max_ops}: a Python loop unrolled under jax.jit repeats its body.",
-            hint=problem.hint, section=section,
-        )  # fmt: skip
-    if call.max_elements is not None and (largest := largest_array(module_text)) > call.max_elements:
-        raise CheckFailed(
-            f"{call.what}: the program {problem.function} compiles to builds an array of {largest} elements, where "
-            f"a good answer needs none larger than {call.max_elements}.",
+            f"{call.what}: the program {problem.function} compiles to builds {size}, where a good answer needs "
+            f"none larger than {call.max_elements}.",
             hint=problem.hint, section=section,
         )  # fmt: skip
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import base64
+import re
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax import export
+from jax._src.interpreters.mlir import make_ir_context
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
+from jaxlib.mlir import ir
 
 from autograder._verified import Call, Problem, problems
 from autograder.checks._compare import input_rounding
@@ -171,24 +174,179 @@ def test_bytes_that_are_no_program_fail_without_stopping_the_verifier(program):
     assert verdicts["test_softmax"]["passed"]
 
 
-def test_a_program_that_calls_out_of_xla_is_refused():
-    text = "stablehlo.custom_call @xla_python_cpu_callback(%0) {api_version = 2 : i32}\nstablehlo.custom_call @Qr(%1)"
-    assert _verdicts.foreign_calls(text) == ["xla_python_cpu_callback"]
+def _module(function, *shapes) -> ir.Module:
+    """`function` exported at these shapes (float32) and parsed, as the verifier reads a handed-over program."""
+    avals = [jax.ShapeDtypeStruct(shape, jnp.float32) for shape in shapes]
+    return _verdicts.parsed(export.export(jax.jit(function))(*avals))
+
+
+def _written(text: str) -> ir.Module:
+    """A program written by hand, as a crafted hand-over could hold: what no jax.export makes."""
+    return ir.Module.parse(text, context=make_ir_context())
+
+
+def _structure(module: ir.Module, **rules) -> None:
+    """The verifier's structural rules (`requires`, `forbids`, `max_ops`, `max_elements`) on `module`."""
+    call = Call(what="f on a hidden input", args=(), **rules)
+    problem = Problem(grade_id="test_f", function="f", draws_from="x/f", section="12#Loops", calls=(call,))
+    _verdicts._check_structure(module, problem, call)
+
+
+def test_a_program_that_calls_out_of_xla_is_refused_by_its_operations_targets():
+    """The targets are the operations' own: a location or a backend_config naming one is no call."""
+    module = _written(
+        "func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "  %0 = stablehlo.custom_call @xla_python_cpu_callback(%x) {api_version = 2 : i32} : (tensor<2xf32>) -> "
+        'tensor<2xf32> loc("stablehlo.custom_call @Qr")\n'
+        '  %1 = stablehlo.custom_call @Qr(%0) {backend_config = "stablehlo.custom_call @evil"} : (tensor<2xf32>) -> '
+        "tensor<2xf32>\n"
+        "  return %1 : tensor<2xf32>\n"
+        "}\n"
+    )
+    assert _verdicts.foreign_calls(module) == ["xla_python_cpu_callback"]
 
 
 def test_an_array_larger_than_allowed_is_named_with_its_size():
     n = 300
-    vector = jax.ShapeDtypeStruct((n,), jnp.float32)
-    outer = export.export(jax.jit(lambda x: jnp.outer(x, x).sum(0)))(vector).mlir_module()
-    scaled = export.export(jax.jit(lambda x: 2 * x + jnp.sum(x)))(vector).mlir_module()
+    outer = _module(lambda x: jnp.outer(x, x).sum(0), (n,))
+    scaled = _module(lambda x: 2 * x + jnp.sum(x), (n,))
     assert (_verdicts.largest_array(outer), _verdicts.largest_array(scaled)) == (n * n, n)
-    call = Call(what="f on a hidden input", args=(), max_elements=10 * n)
-    problem = Problem(grade_id="test_f", function="f", draws_from="x/f", section="06#Memory", calls=(call,))
-    _verdicts._check_structure(scaled, problem, call)
+    _structure(scaled, max_elements=10 * n)
     with pytest.raises(
         CheckFailed, match="builds an array of 90000 elements, where a good answer needs none larger than 3000"
     ):
-        _verdicts._check_structure(outer, problem, call)
+        _structure(outer, max_elements=10 * n)
+
+
+def test_array_sizes_are_read_from_the_operations_types_not_from_labels():
+    n = 300
+
+    def labelled(x):
+        with jax.named_scope("tensor<1000000xf32>"):  # what a reading of the text took for an array
+            return 2 * x
+
+    assert _verdicts.largest_array(_module(labelled, (n,))) == n
+    inside = _module(lambda x: jax.jit(lambda v: jnp.outer(v, v).sum(0))(x), (n,))  # in a called function
+    assert _verdicts.largest_array(inside) == n * n
+    unknown = _written("func.func public @main(%a: tensor<?xf32>) -> tensor<?xf32> {\n  return %a : tensor<?xf32>\n}\n")
+    with pytest.raises(CheckFailed, match="builds an array whose size is known only as it runs, where"):
+        _structure(unknown, max_elements=10 * n)
+
+
+# A loop over x's rows under jax.jit whose body is a jitted function of its own: one call per row, and the
+# function printed once, so the module's text shows a few dozen operations for 60 rows.
+ROW_BY_ROW_CALLS = """def pairwise_sq_dists(x, y):
+    @jax.jit
+    def row(done, x):  # x's first row's distances onto the end of `done`; x turned by a row
+        d = jnp.sum((x[0] - y) ** 2, axis=-1)
+        return jnp.concatenate([done[1:], d[None]]), jnp.roll(x, -1, axis=0)
+
+    done = jnp.zeros((x.shape[0], y.shape[0]), x.dtype)
+    for _ in range(x.shape[0]):
+        done, x = row(done, x)
+    return done
+"""
+
+
+def test_a_loop_of_calls_counts_the_called_function_at_every_call():
+    handed = _handed(_answers(pairwise=ROW_BY_ROW_CALLS), ["test_pairwise"])
+    call = problems(SET)["test_pairwise"].calls[1]
+    assert call.max_ops == 60 and call.args[0].shape == (60, 5)
+    exported = export.deserialize(bytearray(base64.b64decode(handed["test_pairwise"][1]["program"])))
+    module = _verdicts.parsed(exported)
+    printed = str(module.operation.get_asm(enable_debug_info=False))  # the row function once
+    assert len(re.findall(r"\bstablehlo\.[a-z_]+", printed)) < call.max_ops  # what reading the text counted
+    ran = _verdicts.operations(module).total()
+    assert ran > 10 * call.max_ops, ran
+    verdict = verify(SET, handed, only=["test_pairwise"])["test_pairwise"]
+    assert not verdict["passed"]
+    assert f"runs {ran} operations where a good answer needs at most 60" in verdict["message"]
+    assert "a jitted function it calls counts at every call" in verdict["message"]
+
+
+def test_calls_are_counted_through_calls_and_composites():
+    x = (8, 5)
+
+    def twice(v):
+        return jax.jit(lambda v: jax.jit(jnp.sin)(jax.jit(jnp.sin)(v)))(v)
+
+    decomposed = jax.lax.composite(lambda v: jnp.sin(v), name="course.sine")
+    assert _verdicts.operations(_module(twice, x))["sine"] == 2
+    assert _verdicts.operations(_module(lambda v: decomposed(decomposed(decomposed(v))), x))["sine"] == 3
+    looped = _verdicts.operations(_module(lambda v: jax.lax.fori_loop(0, 50, lambda i, v: jax.jit(jnp.sin)(v), v), x))
+    assert looped["while"] == 1 and looped["sine"] == 1  # a loop's body runs many times but is written once
+
+
+def _function(name: str, *lines: str, visibility: str = "private") -> str:
+    """A function of a 2-vector `%a`, written by hand: its lines, then it returns `%0`."""
+    body = "".join(f"  {line}\n" for line in (*lines, "return %0 : tensor<2xf32>"))
+    return f"func.func {visibility} @{name}(%a: tensor<2xf32>) -> tensor<2xf32> {{\n{body}}}\n"
+
+
+def _calls(callee: str, value: str = "%a", into: str = "%0") -> str:
+    return f"{into} = call @{callee}({value}) : (tensor<2xf32>) -> tensor<2xf32>"
+
+
+def test_a_call_nested_deep_is_counted_without_reading_it_again_and_recursion_is_refused():
+    depth = 40  # each function calls the next twice, on the result of the first: 2**40 additions
+    nested = [_function("main", _calls("f0"), visibility="public")]
+    nested += [_function(f"f{k}", _calls(f"f{k + 1}", into="%1"), _calls(f"f{k + 1}", "%1")) for k in range(depth)]
+    nested.append(_function(f"f{depth}", "%0 = stablehlo.add %a, %a : tensor<2xf32>"))
+    assert _verdicts.operations(_written("".join(nested))) == {"add": 2**depth}
+    recursive = _written(_function("main", _calls("again"), visibility="public") + _function("again", _calls("again")))
+    with pytest.raises(_verdicts.UnreadableProgram, match="`again` calls itself"):
+        _verdicts.operations(recursive)
+
+
+def _scoped(x):  # unrolled in Python, inside a scope named like the operation
+    with jax.named_scope("stablehlo.while"):
+        for _ in range(3):
+            x = jnp.tanh(x)
+    return x
+
+
+def _named(x):  # unrolled in Python, each step a function named like the operation
+    def step(x):
+        return jnp.tanh(x)
+
+    step.__name__ = step.__qualname__ = "stablehlo.while"
+    for _ in range(3):
+        x = jax.jit(step)(x)
+    return x
+
+
+@pytest.mark.parametrize("unrolled", [_scoped, _named], ids=["named-scope", "function-name"])
+def test_a_label_is_no_operation(unrolled):
+    """`requires = ["while"]` (sets 10, 11, 12, 15) asks for a loop that stays one: a name in the program's debug
+    locations or its functions' names is none, and a loop the rules forbid is not found in a label either."""
+    shapes = [jax.ShapeDtypeStruct((4,), jnp.float32)]
+    assert "stablehlo.while" in export.export(jax.jit(unrolled))(*shapes).mlir_module()  # the label is there
+    module = _module(unrolled, (4,))
+    with pytest.raises(CheckFailed, match="compiles to has no `while` operation"):
+        _structure(module, requires=("while",))
+    _structure(module, forbids=("while",))
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        lambda x: jax.lax.fori_loop(0, 3, lambda i, x: jnp.tanh(x), x),
+        lambda x: jax.lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, jnp.tanh(c[1])), (0, x))[1],
+        lambda x: jax.lax.scan(lambda x, _: (jnp.tanh(x), None), x, length=3)[0],
+    ],
+    ids=["fori_loop", "while_loop", "scan"],
+)
+def test_a_loop_that_stays_one_is_a_while(loop):
+    module = _module(loop, (4,))
+    _structure(module, requires=("while",), max_ops=30)
+    with pytest.raises(CheckFailed, match="has a `while` operation"):
+        _structure(module, forbids=("while",))
+
+
+def test_a_program_without_its_entry_function_is_refused_saying_so():
+    module = _written("func.func public @other(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n")
+    with pytest.raises(_verdicts.UnreadableProgram, match="no `main` function"):
+        _structure(module, max_ops=10)
 
 
 def test_the_same_answer_from_two_notebooks_is_compiled_once_and_judged_the_same():
