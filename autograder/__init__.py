@@ -116,6 +116,10 @@ def _render_failures_from_import() -> None:
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
     if shell is not None and not shell.custom_exceptions:
         shell.set_custom_exc((Exception,), _on_error)
+    # And a passing test cell says so.
+    from ._passes import say_passes
+
+    say_passes(shell)
 
 
 _render_failures_from_import()

@@ -15,6 +15,7 @@ import sys
 import time
 from typing import Any
 
+from .._passes import say_passes
 from ._errors import CheckFailed
 from ._tracebacks import show_short_tracebacks
 
@@ -74,6 +75,7 @@ def guard(max_file_bytes: int = 256 * 2**20) -> None:
         sys.path.append(os.getcwd())
     _notes_not_errors()
     show_short_tracebacks()  # a kernel forked warm imported the checks before IPython's shell existed
+    say_passes()
 
 
 def _note(message, category, filename, lineno, file=None, line=None) -> None:

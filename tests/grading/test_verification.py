@@ -66,6 +66,17 @@ def test_a_verdict_decides_a_cell_the_kernel_passed_and_leaves_the_kernels_own_f
     assert nb.cells[2].outputs == []
 
 
+def test_a_verdict_that_fails_a_test_takes_out_the_line_the_kernel_printed_for_its_pass():
+    said = new_output("stream", name="stdout", text="✓ test_softmax passed (1 point)\n")
+    note = new_output("stream", name="stdout", text="accuracy 0.97\n")
+    nb = new_notebook(cells=[_cell("test_softmax", outputs=[said, note])])
+    assert _verification.apply_verdicts(nb, {"test_softmax": {"passed": False, "message": "differs"}}) == [
+        "test_softmax"
+    ]
+    assert [o.output_type for o in nb.cells[0].outputs] == ["error", "stream"]
+    assert nb.cells[0].outputs[1].text == "accuracy 0.97\n"
+
+
 def test_verdicts_computed_ahead_are_taken_once_and_the_started_verifier_is_kept_warm(monkeypatch):
     handed, env = {"test_softmax": [{"error": "NotImplementedError: "}]}, {"JAXCOURSE_GRADER_SEED": "7"}
     ahead = {"test_softmax": {"passed": False, "message": "computed ahead"}}

@@ -6,6 +6,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
+from ..._passes import MARK
 from ..selfcheck._selfreport import read_results
 from ._sets import ExerciseSet, hidden_from
 
@@ -75,9 +76,9 @@ def failures_read_well(nb: dict, where: str, findings: Findings) -> None:
                 findings.add(test, f"{where}: its failure takes {len(shown.splitlines())} lines (15 at most)")
 
 
-def passes_are_quiet(nb: dict, where: str, findings: Findings) -> None:
-    """A passing test cell leaves no value (nbgrader would read a number as partial credit) and at most one
-    printed line: no dump, no library's log."""
+def passes_are_quiet(nb: dict, where: str, findings: Findings, says_passed: bool = True) -> None:
+    """A passing test cell says it passed (`says_passed`: the course's checks know its tests), leaves no value
+    (nbgrader would read a number as partial credit), and prints at most one line besides: no dump, no log."""
     for cell in nb["cells"]:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if cell["cell_type"] != "code" or not meta.get("grade") or meta.get("solution"):
@@ -85,9 +86,12 @@ def passes_are_quiet(nb: dict, where: str, findings: Findings) -> None:
         if any(o["output_type"] == "error" for o in cell["outputs"]):
             continue  # a failure, which its score already says
         printed = "".join("".join(o.get("text", "")) for o in cell["outputs"] if o["output_type"] == "stream")
+        said = [line for line in printed.strip().splitlines() if not line.startswith(MARK)]
         values = [o["output_type"] for o in cell["outputs"] if o["output_type"] != "stream"]
-        if values or len(printed.strip().splitlines()) > 1:
-            findings.add(meta["grade_id"], f"{where}: it shows {values + printed.strip().splitlines()[:3]}")
+        if values or len(said) > 1:
+            findings.add(meta["grade_id"], f"{where}: it shows {values + said[:3]}")
+        if says_passed and not any(line.startswith(MARK) for line in printed.splitlines()):
+            findings.add(meta["grade_id"], f"{where}: passing, it does not say so (`{MARK}... passed`)")
 
 
 def says_its_cause(

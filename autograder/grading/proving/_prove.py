@@ -239,7 +239,7 @@ def _judge(
                     row.caught, row.message = failed[test][0], failed[test][1]
             failures_read_well(nb, f"{answer} ({pipeline})", findings)
             if student == REFERENCE:
-                passes_are_quiet(nb, f"the reference ({pipeline})", findings)
+                passes_are_quiet(nb, f"the reference ({pipeline})", findings, exercise.uses_checks)
 
     expect(REFERENCE, REFERENCE, {t: points[t] for t in tests})
     expect(UNTOUCHED, "the untouched release", dict.fromkeys(tests, 0.0))

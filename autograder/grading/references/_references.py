@@ -17,6 +17,7 @@ from ..._config import (
     kernel_references,
     kernel_seed,
 )
+from ..._passes import PASSES_FILE
 from .._cells import grade_id_if_test
 
 # Beside each set's reference outputs: its test cells, hidden tests included (never a solution cell),
@@ -46,12 +47,30 @@ def package_tests(cells: list[dict]) -> tuple[str, dict[str, str]] | None:
     return None
 
 
+def visible_tests(notebook: Path) -> dict[str, dict]:
+    """Each test cell's points and its source as the release shows it (hidden tests out), by grade_id."""
+    cells = {}
+    for cell in json.loads(notebook.read_text())["cells"]:
+        if (test := grade_id_if_test(cell)) is not None:
+            shown, hidden = [], False
+            for line in "".join(cell["source"]).splitlines():
+                if line.strip() in _HIDDEN_MARKERS:
+                    hidden = line.strip() == _HIDDEN_MARKERS[0]
+                elif not hidden:
+                    shown.append(line)
+            points = float(cell["metadata"]["nbgrader"].get("points", 0))
+            cells[test] = {"points": points, "visible": "\n".join(shown)}
+    return cells
+
+
 def record_tests(assignment: str, root: Path, into: Path, source: Path | None = None) -> Path:
-    """Write `into/assignment/tests.json` from the solution notebook in `source` (default `root/solutions`)."""
+    """Write `into/assignment/tests.json` from the solution notebook in `source` (default `root/solutions`), and
+    beside it what a passing test cell says of itself (`passes.json`: its points and visible source)."""
     path = into / assignment / TESTS_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    tests = all_tests((source or root / "solutions") / assignment / f"{assignment}.ipynb")
-    path.write_text(json.dumps(tests, indent=1) + "\n")
+    notebook = (source or root / "solutions") / assignment / f"{assignment}.ipynb"
+    path.write_text(json.dumps(all_tests(notebook), indent=1) + "\n")
+    (path.parent / PASSES_FILE).write_text(json.dumps(visible_tests(notebook), indent=1) + "\n")
     return path
 
 

@@ -19,6 +19,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_output
 
 from ..._config import GRADER_SEED, REFERENCES, TIMING
+from ..._passes import MARK
 from ..._verified import CELL_KEY, MIME, hand_over_source, problems
 from .._cells import grade_id_if_test
 from ._verifier import Verifier, borrow, give_back
@@ -115,9 +116,16 @@ def apply_verdicts(nb: Any, verdicts: dict[str, dict[str, Any]]) -> list[str]:
         message = "Checked outside your notebook, where it failed: " + str(verdict.get("message", ""))
         # As IPython shows a check's failure: the error's name, then its message.
         error = new_output("error", ename="CheckFailed", evalue=message, traceback=[f"CheckFailed: {message}"])
-        cell["outputs"] = [error, *cell.get("outputs", [])]
+        cell["outputs"] = [error, *(output for output in cell.get("outputs", []) if not _says_passed(output))]
         failed.append(test)
     return failed
+
+
+def _says_passed(output: Any) -> bool:
+    """The line the kernel printed for a test it passed (`_passes.py`), which the verifier's failure makes untrue."""
+    text = "".join(output.get("text", "")) if output.get("output_type") == "stream" else ""
+    lines = text.strip().splitlines()
+    return bool(lines) and all(line.startswith(MARK) for line in lines)
 
 
 def _key(assignment: str, handed: dict[str, Any], env: dict[str, str], failed: frozenset[str]) -> str:
