@@ -96,6 +96,18 @@ def run_prove(root: Path, assignment: str, *, problem: str | None, once: bool, w
     # Piped or logged, a wider page than rich's 80 columns keeps the scorecard's messages readable.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     start = time.perf_counter()
+    source = root / layout(root).source
+    if not (source / assignment / f"{assignment}.ipynb").is_file():
+        console.print(
+            f"[bold red]jax-course prove: no {source.name}/{assignment}/{assignment}.ipynb in {root}[/] "
+            f"(start one with `jax-course new {assignment} --problem NAME`)"
+        )
+        return 2
+    try:
+        declared(root, assignment)
+    except Exception as error:  # the author's own file: whatever it raises, said with where it is
+        console.print(f"[bold red]jax-course prove: tests/variants/{assignment}.py cannot be read:[/] {error!r}")
+        return 2
     try:
         if write:
             _build(root, assignment, console)
