@@ -47,6 +47,7 @@ from ._devices import check_collective, check_sharding, collectives
 from ._errors import CheckFailed, lecture_link
 from ._guard import guard as guard
 from ._guard import verify
+from ._hints import hint_text
 from ._library import check_not_calling, library_calls
 from ._pallas import check_pallas_kernel, kernel_traffic, pallas_kernels
 from ._profile import check_hottest_op, op_times
@@ -82,11 +83,14 @@ _programs.keep_programs_for_the_self_check()
 
 
 def _verified(check):
-    """`check`, failing first if the grader's tools were replaced (see `_guard.verify`)."""
+    """`check`, failing first if the grader's tools were replaced (see `_guard.verify`), and given the words
+    of a hint the test cell names by key (`_hints`), which the check may extend with its own."""
 
     @_functools.wraps(check)
     def run(*args, **kwargs):
         verify()
+        if "hint" in kwargs:
+            kwargs["hint"] = hint_text(kwargs["hint"])
         return check(*args, **kwargs)
 
     return run

@@ -11,7 +11,7 @@ import numpy as np
 from ._backend import backend
 from ._diagnose import current_set, setting_failure
 from ._errors import CheckFailed
-from ._mistakes import SYMPTOMS
+from ._mistakes import SYMPTOMS, Mistake
 from ._symptoms import dtype_symptom, narrowed, shape_symptom, value_symptom, x64_twins
 from ._thresholds import tolerance
 
@@ -61,7 +61,7 @@ def check_close(
     """Check that pytree `actual` matches `expected`: structure, shapes, dtypes, values.
 
     Raises `CheckFailed` naming the first leaf that differs and by how much; `hint` is what
-    to try when the values (or the containers) differ.
+    to try when the values (or the containers, or a leaf's shape) differ.
     Tolerances default to `tolerance(dtype)` of each expected leaf. Pass the `inputs` the
     result was computed from when its values move no more than the inputs do (softmax,
     logsumexp, differences): see `input_rounding`.
@@ -82,9 +82,7 @@ def check_close(
         raise CheckFailed(
             f"{what} has the wrong structure: expected {_describe(expected)}, "
             f"got {_describe(actual)}" + (f" ({'; '.join(detail)})" if detail else "") + ".",
-            # The test's own hint knows what the result is made of (which arguments a gradient is taken for).
-            hint="return exactly the containers and keys the exercise asks for, with arrays as leaves."
-            + (f" {hint}" if hint else ""),
+            hint=structure_hint(hint),
             section=section,
         )
     kinds = [_kind(x) for x in exp_leaves]
@@ -125,10 +123,12 @@ def _compare_leaves(
     hint=None,
     reveal=True,
     exact_dtype=False,
+    values_only=False,
 ) -> None:
     """Each leaf's shape, dtype and values. The 32- and 64-bit widths of one dtype differ only where jax_enable_x64 is
     on (a global setting, or a `with` block): unless `exact_dtype` (the dtype is the problem's point), such leaves
-    are compared by value, at the 32-bit width's tolerance, which the wider one cannot loosen."""
+    are compared by value, at the 32-bit width's tolerance, which the wider one cannot loosen. `hint` is the test's,
+    shown for a wrong shape too, unless `values_only` (see `compare_with_reference`)."""
     for path, got, want, kind in zip(paths, act_leaves, exp_leaves, kinds, strict=True):
         name = _where(what, path)
         try:
@@ -147,7 +147,7 @@ def _compare_leaves(
             raise CheckFailed(
                 f"{name} has shape {got_np.shape}, expected {want_np.shape}"
                 + (f": {mistake.cause}" if mistake else "."),
-                hint=mistake.hint if mistake else _SHAPE_HINT,
+                hint=_shape_hint(mistake, None if values_only else hint),
                 section=mistake.section(current_set(section=section)) if mistake else section,
             )
         narrow = x64_twins(got, want, got_np.dtype, want_np.dtype) if kind == "array" else None
@@ -203,7 +203,23 @@ def _x64_failure(failure: CheckFailed, section: str | None) -> CheckFailed:
     )
 
 
+def structure_hint(hint: str | None) -> str:
+    """What to try for a result of the wrong containers: the test's own hint after the generic words, since it knows
+    what the result is made of (which arguments a gradient is taken for)."""
+    return "return exactly the containers and keys the exercise asks for, with arrays as leaves." + (
+        f" {hint}" if hint else ""
+    )
+
+
 _SHAPE_HINT = "check which axis you reduce over and whether you need keepdims=True or broadcasting."
+
+
+def _shape_hint(mistake: Mistake | None, hint: str | None) -> str:
+    """What to try for a leaf of the wrong shape: the mistake its shape shows, then the test's own hint, which knows
+    how the result is made (a vmap asked for, where the generic words about reduced axes would mislead)."""
+    if mistake is not None:
+        return mistake.hint + (f" {hint}" if hint else "")
+    return hint or _SHAPE_HINT
 
 
 def _dtype_hint(got: np.dtype, want: np.dtype) -> str:

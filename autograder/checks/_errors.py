@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._hints import Hint, hint_text
+
 # Headings in course/*.ipynb; JupyterLab anchors a heading by its text with
 # spaces turned into dashes.
 LECTURES = {
@@ -35,11 +37,12 @@ class CheckFailed(AssertionError):
     """A check found a problem with the student's answer.
 
     It subclasses `AssertionError` so that nbgrader counts it as a failed test.
-    The message says what differs and what to try; `section` names the lecture
-    section to reread.
+    The message says what differs and what to try (`hint`, its words or a key of
+    `_hints`); `section` names the lecture section to reread.
     """
 
-    def __init__(self, message: str, *, hint: str | None = None, section: str | None = None):
+    def __init__(self, message: str, *, hint: Hint | None = None, section: str | None = None):
+        hint = hint_text(hint)
         self.problem = message
         self.hint = hint
         self.section = section

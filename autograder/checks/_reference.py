@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._config import grader_seed, record_references_into, references_dir
-from ._compare import _as_numpy, _compare_leaves, _describe, _kind, _leaves, input_magnitude
+from ._compare import _as_numpy, _compare_leaves, _describe, _kind, _leaves, input_magnitude, structure_hint
 from ._errors import CheckFailed
 
 # Read once, when the grader's first locked cell imports the package: a student
@@ -119,9 +119,28 @@ def check_reference(
 
     When the solutions are being recorded, store `actual` instead. `inputs` as for `check_close`;
     `exact_dtype` where the dtype is the problem's point: then a 64-bit result of jax_enable_x64 fails too;
-    `hint`, what to try when the values differ. The message never shows an expected value: on hidden
-    inputs that is the answer itself, which an answer cell calling this check could read off and return.
+    `hint`, what to try when the values (or the shape, or the containers) differ. The message never shows an
+    expected value: on hidden inputs that is the answer itself, which an answer cell calling this check could read
+    off and return.
     """
+    compare_with_reference(
+        actual, problem, what=what, inputs=inputs, hint=hint, section=section, exact_dtype=exact_dtype
+    )
+
+
+def compare_with_reference(
+    actual: Any,
+    problem: str,
+    *,
+    what: str,
+    inputs: Any = None,
+    hint: str | None = None,
+    section: str | None = None,
+    exact_dtype: bool = False,
+    values_only: bool = False,
+) -> None:
+    """`check_reference`; with `values_only`, `hint` is a reminder for wrong values alone (a property check's, for an
+    answer that does not work: `_works.confirm`), and a wrong shape or structure says what to try of its own."""
     if _RECORD_DIR is not None:
         if problem in _RECORDED:
             raise RuntimeError(f"two tests record the reference {problem!r}: give each its own id")
@@ -143,11 +162,11 @@ def check_reference(
         raise CheckFailed(
             f"{what} has the wrong structure: expected {meta['treedef'].replace('PyTreeDef', '')}, "
             f"got {_describe(actual)}.",
-            hint="return exactly the containers and keys the exercise asks for, with arrays as leaves.",
+            hint=structure_hint(None if values_only else hint),
             section=section,
         )
     magnitude = input_magnitude(inputs)
     _compare_leaves(
         what, act_paths, act_leaves, leaves, kinds, None, None, section, magnitude, hint, reveal=False,
-        exact_dtype=exact_dtype,
+        exact_dtype=exact_dtype, values_only=values_only,
     )  # fmt: skip

@@ -14,7 +14,7 @@ from typing import Any
 import jax
 
 from ._errors import CheckFailed
-from ._reference import check_reference
+from ._reference import compare_with_reference
 
 # The id of a reference output recorded from the solutions (`check_reference`), or a check of its own
 # that raises `CheckFailed` when the value it is given is wrong (for random answers, whose exact
@@ -33,7 +33,9 @@ def confirm(value: Any, works: Works, *, what: str, section: str | None, hint: s
     """Check `value`, an answer's output on a property check's inputs, before the property is judged; a failure
     that says no Try line of its own gets `hint`."""
     if isinstance(works, str):
-        check_reference(value, works, what=f"{what} (on the inputs of this check)", hint=hint, section=section)
+        compare_with_reference(
+            value, works, what=f"{what} (on the inputs of this check)", hint=hint, section=section, values_only=True
+        )
     elif callable(works):
         try:
             works(value)

@@ -123,15 +123,36 @@ def test_integer_and_small_inputs_add_no_allowance():
         ag.check_close(jnp.array([0.5 + 1e-4]), jnp.array([0.5]), inputs=jnp.array([10**6]))
 
 
-def test_a_hint_says_what_to_try_when_values_differ_and_shape_hints_stay_their_own():
+def test_a_hint_says_what_to_try_when_values_differ():
     hint = "keep each value with probability 1 - rate"
     with pytest.raises(ag.CheckFailed, match=r"(?s)differs from the expected values.*\nTry: keep each value"):
         ag.check_close(jnp.array([1.0, 2.0]), jnp.array([1.0, 3.0]), hint=hint)
     with pytest.raises(ag.CheckFailed, match=r"(?s)differs at 1 of 2 positions.*\nTry: keep each value"):
         ag.check_close(jnp.array([1, 2]), jnp.array([1, 3]), hint=hint)
-    with pytest.raises(ag.CheckFailed, match="Try: check which axis") as shape:
+
+
+def test_the_tests_hint_is_kept_when_the_shape_or_structure_is_wrong():
+    # A matmul where a vmap was asked: words about reduced axes and keepdims would send the learner the wrong way.
+    hint = "nest two jax.vmap calls instead of looping over rows"
+    with pytest.raises(ag.CheckFailed, match=r"has shape \(3,\), expected \(2,\)\.\nTry: nest two jax.vmap") as shape:
         ag.check_close(jnp.ones(3), jnp.ones(2), hint=hint)
-    assert hint not in str(shape.value)
+    assert "keepdims" not in str(shape.value)
+    with pytest.raises(ag.CheckFailed, match="Try: check which axis you reduce over"):
+        ag.check_close(jnp.ones(3), jnp.ones(2))  # no hint of the test's: the generic one
+    transposed = r"(?s)expected \(2, 3\).*Try: check which axis of each argument vmap maps.*nest two jax.vmap"
+    with pytest.raises(ag.CheckFailed, match=transposed):
+        ag.check_close(jnp.ones((3, 2)), jnp.ones((2, 3)), hint=hint)  # what the shape shows, then the test's hint
+    with pytest.raises(ag.CheckFailed, match=r"wrong structure(?s:.*)Try: return exactly the containers.*nest two"):
+        ag.check_close((jnp.ones(2),), (jnp.ones(2), jnp.ones(2)), hint=hint)
+
+
+def test_a_hint_named_by_key_shows_its_stored_words():
+    from autograder.checks._hints import stored
+
+    with pytest.raises(ag.CheckFailed) as failure:
+        ag.check_close(jnp.ones(3), jnp.ones(2), hint="@05_vmap/pairwise.nest_jax_vmap")
+    assert f"Try: {stored('05_vmap')['pairwise.nest_jax_vmap']}" in str(failure.value)
+    assert "@05_vmap" not in str(failure.value)
 
 
 def test_a_value_that_differs_with_matmul_precision_lowered_names_the_setting_where_the_backend_heeds_it(monkeypatch):

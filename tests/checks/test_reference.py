@@ -38,6 +38,11 @@ def test_check_reference_compares_with_the_stored_file(tmp_path, monkeypatch):
         ag.check_reference(jnp.array([1.0, 2.0]), "demo/out", what="result")
     with pytest.raises(ag.CheckFailed, match=r"(?s)differs.*Try: chain them in this order"):
         ag.check_reference({"y": jnp.array([1.0, 2.5])}, "demo/out", what="result", hint="chain them in this order")
+    # The test's hint stays when the containers or a shape are wrong too: it knows how the result is made.
+    with pytest.raises(ag.CheckFailed, match=r"(?s)wrong structure.*Try: return exactly.*chain them in this order"):
+        ag.check_reference(jnp.array([1.0, 2.0]), "demo/out", what="result", hint="chain them in this order")
+    with pytest.raises(ag.CheckFailed, match=r"(?s)has shape \(3,\), expected \(2,\).*Try: chain them in this order"):
+        ag.check_reference({"y": jnp.ones(3)}, "demo/out", what="result", hint="chain them in this order")
 
 
 def test_a_dtype_that_is_the_problems_point_is_held_against_jax_enable_x64(tmp_path, monkeypatch):

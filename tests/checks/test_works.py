@@ -156,6 +156,9 @@ def test_works_as_a_reference_id_compares_with_the_recorded_output(tmp_path, mon
     ag.check_pure(lambda x: 2 * x, X, works="demo/pure.works")
     with pytest.raises(ag.CheckFailed, match=r"on the inputs of this check"):
         ag.check_pure(identity, X, works="demo/pure.works", what="double")
+    # "Make the values right first" is for values that differ: a wrong shape says what to try of its own.
+    with pytest.raises(ag.CheckFailed, match=r"has shape \(1,\).*\nTry: check which axis you reduce over"):
+        ag.check_pure(lambda x: jnp.sum(x, keepdims=True), X, works="demo/pure.works", what="double")
 
 
 def test_works_must_be_an_id_or_a_check():
