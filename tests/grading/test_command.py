@@ -23,7 +23,7 @@ def course(tmp_path, monkeypatch):
 
 def test_a_set_with_no_notebook_is_refused_and_new_is_named(course, capsys):
     assert main(["prove", "17_mine"]) == 2
-    said = capsys.readouterr().out
+    said = capsys.readouterr().err
     assert "no solutions/17_mine/17_mine.ipynb" in said and "jax-course new 17_mine" in said
 
 
@@ -31,5 +31,5 @@ def test_declared_answers_that_do_not_read_are_refused_with_their_error(course, 
     (course / "tests" / "variants").mkdir(parents=True)
     (course / "tests" / "variants" / "02_immutability.py").write_text("VARIANTS = {\n")
     assert main(["prove", "02_immutability", "--no-write"]) == 2
-    said = capsys.readouterr().out
+    said = capsys.readouterr().err
     assert "tests/variants/02_immutability.py cannot be read" in said and "SyntaxError" in said

@@ -23,6 +23,8 @@ def course(tmp_path):
     shutil.copy(ROOT / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
     (tmp_path / "solutions").mkdir()
     (tmp_path / "autograder" / "verified").mkdir(parents=True)
+    (tmp_path / "autograder" / "checks").mkdir(parents=True)
+    (tmp_path / "autograder" / "checks" / "hints.toml").write_text("# hints\n")
     return tmp_path
 
 
@@ -43,6 +45,8 @@ def test_a_new_set_has_a_problem_heading_an_answer_a_test_with_hidden_tests_a_ve
     verified = tomllib.loads((course / "autograder" / "verified" / "17_mine.toml").read_text())
     assert verified["test_relu"]["function"] == "relu" and verified["test_relu"]["call"][0]["args"] == [[50]]
     assert declared(course, "17_mine") == {}
+    hints = tomllib.loads((course / "autograder" / "checks" / "hints.toml").read_text())
+    assert set(hints["17_mine"]["relu"]) == {"fix"} and 'hint="@17_mine/relu.fix"' in test
 
 
 def test_a_second_problem_is_numbered_after_the_first_and_a_name_in_use_is_refused(course):

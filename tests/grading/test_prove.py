@@ -45,7 +45,7 @@ def set_cell(notebook, grade_id: str, source: str) -> None:
 
 def test_a_set_written_from_the_guide_is_proven_and_a_test_passed_by_doing_nothing_is_named(tmp_path):
     steps = guide_steps()
-    assert {"new", "answer relu", "test test_relu", "variants", "prove", "weak"} <= set(steps), sorted(steps)
+    assert {"new", "answer relu", "test test_relu", "hints", "variants", "prove", "weak"} <= set(steps), sorted(steps)
     course = copy_of_the_course(tmp_path / "course")
     # The copy's own package, as an instructor's clone installed with `make setup` would have it.
     env = {**os.environ, "PYTHONPATH": str(course), "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}"}
@@ -65,6 +65,10 @@ def test_a_set_written_from_the_guide_is_proven_and_a_test_passed_by_doing_nothi
             set_cell(notebook, step.split()[1], source)
     variants = course / "tests" / "variants" / "17_relu.py"
     variants.write_text(steps["variants"])
+    hints = course / "autograder" / "checks" / "hints.toml"
+    stub, _, after = hints.read_text().partition("\n[17_relu.relu]\n")
+    assert after.startswith("fix = "), "new writes the hint's table"
+    hints.write_text(f"{stub}\n{steps['hints']}")
 
     done = jax_course(steps["prove"])
     shown = done.stdout + done.stderr

@@ -11,6 +11,7 @@ import pytest
 
 import autograder as ag
 from autograder._config import PACKAGE_REFERENCES
+from autograder._passes import PASSES_FILE
 from autograder._verified import problems
 from autograder.grading.references._references import TESTS_FILE, all_tests
 
@@ -125,7 +126,6 @@ def test_the_packaged_tests_are_the_solutions_test_cells_and_no_solution():
 @pytest.mark.unit
 def test_tests_only_rewrites_the_packaged_tests_without_running_a_notebook(tmp_path):
     run(VENV_BIN / "jax-course", "references", "--tests-only", "--into", str(tmp_path), "03_tracing", cwd=ROOT)
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["03_tracing", TESTS_FILE]
-    assert (tmp_path / "03_tracing" / TESTS_FILE).read_text() == (
-        PACKAGE_REFERENCES / "03_tracing" / TESTS_FILE
-    ).read_text()
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["03_tracing", PASSES_FILE, TESTS_FILE]
+    for name in (TESTS_FILE, PASSES_FILE):  # and what a passing test cell says of itself (autograder/_passes.py)
+        assert (tmp_path / "03_tracing" / name).read_text() == (PACKAGE_REFERENCES / "03_tracing" / name).read_text()

@@ -98,15 +98,16 @@ def run_prove(root: Path, assignment: str, *, problem: str | None, once: bool, w
     start = time.perf_counter()
     source = root / layout(root).source
     if not (source / assignment / f"{assignment}.ipynb").is_file():
-        console.print(
-            f"[bold red]jax-course prove: no {source.name}/{assignment}/{assignment}.ipynb in {root}[/] "
-            f"(start one with `jax-course new {assignment} --problem NAME`)"
+        print(
+            f"jax-course prove: no {source.name}/{assignment}/{assignment}.ipynb in {root} (start one with "
+            f"`jax-course new {assignment} --problem NAME`)",
+            file=sys.stderr,
         )
         return 2
     try:
         declared(root, assignment)
     except Exception as error:  # the author's own file: whatever it raises, said with where it is
-        console.print(f"[bold red]jax-course prove: tests/variants/{assignment}.py cannot be read:[/] {error!r}")
+        print(f"jax-course prove: tests/variants/{assignment}.py cannot be read: {error!r}", file=sys.stderr)
         return 2
     try:
         if write:
@@ -115,7 +116,7 @@ def run_prove(root: Path, assignment: str, *, problem: str | None, once: bool, w
         console.print(f"Proving {what}: grading its answers in {'one pipeline each' if once else 'both pipelines'} ...")
         proof = prove(root, assignment, problem=problem, once=once, workers=workers)
     except (ProofError, ValueError, SystemExit) as error:
-        console.print(f"[bold red]jax-course prove: {error}[/]")
+        print(f"jax-course prove: {error}", file=sys.stderr)
         return 2
     report(proof, console)
     if write and proof.sound:

@@ -46,7 +46,8 @@ def problem_cells(assignment: str, name: str, number: int, title: str, section: 
         new_code_cell(
             "# The visible test: an example and the output it must give.\n"
             "x = jnp.array([-1.0, 0.0, 2.0])\n"
-            f'ag.check_close({name}(x), jnp.array([-1.0, 0.0, 2.0]), what="{name}(x)"{cited})\n'
+            f'ag.check_close({name}(x), jnp.array([-1.0, 0.0, 2.0]), what="{name}(x)", hint="@{assignment}/{name}.fix"'
+            f"{cited})\n"
             "### BEGIN HIDDEN TESTS\n"
             f'rng = ag.grader_rng("{assignment}/{name}")\n'
             "x = jnp.asarray(rng.normal(size=50), dtype=jnp.float32)\n"
@@ -94,6 +95,10 @@ args = [[50]]
 _VERIFIED_HEADER = (
     "# Set {assignment}'s answers, verified outside the student's kernel (autograder/_verified.py says how).\n"
 )
+_HINT = """
+[{assignment}.{name}]
+fix = "what to try when {name}(x) differs, without giving the answer away: only a failure shows it."
+"""
 _DECLARED = '''"""Declared answers to set {assignment} (autograder/grading/proving/_declared.py says how)."""
 
 VARIANTS = {{
@@ -133,6 +138,11 @@ def new_problem(root: Path, assignment: str, name: str, title: str | None, secti
         with toml.open("a") as out:
             out.write(header + _VERIFIED.format(assignment=assignment, name=name, section=section))
         written.append(toml)
+    hints = root / "autograder" / "checks" / "hints.toml"
+    if hints.is_file():  # a test cell names its hint by key: only a failure shows the words (checks/_hints.py)
+        with hints.open("a") as out:
+            out.write(_HINT.format(assignment=assignment, name=name))
+        written.append(hints)
     declared = declared_path(root, assignment)
     declared.parent.mkdir(parents=True, exist_ok=True)
     text = declared.read_text() if declared.is_file() else _DECLARED.format(assignment=assignment)
