@@ -23,6 +23,7 @@ from ._judge import (
     failures_read_well,
     feedback_keeps_its_secrets,
     feedback_sections,
+    page_text,
     passes_are_quiet,
     says_its_cause,
     where_caught,
@@ -249,7 +250,8 @@ def _judge(
         if not loses:
             findings.add(WHOLE_SET, f"no test reads an answer that does nothing ({kind})")
         expect(nothing_student(kind), f"does nothing ({kind})", {t: 0.0 if t in loses else points[t] for t in tests})
-        nothing_caught &= all(rows[(t, f"does nothing ({kind})")].holds for t in tests if t in loses)
+        graded_rows = [rows.get((t, f"does nothing ({kind})")) for t in tests if t in loses]
+        nothing_caught &= all(row is not None and row.holds for row in graded_rows)
     for student, members in packs.items():
         for name, affected in members.items():
             loses = variants[name]["loses"]
@@ -301,8 +303,6 @@ def _declared_answers(exercise, variants, packs, plan, graded, findings):
 
 def _feedback(exercise, variants, packs, plan, courses, caught, findings) -> None:
     """Feedback keeps each failure's message and shows no hidden test or reference answer."""
-    from ._judge import page_text
-
     secret = _secret_answer_lines(exercise)
     caught_hidden = [(name, test) for (name, test), where in caught.items() if where == "hidden"]
     for course in courses:
