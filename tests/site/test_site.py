@@ -194,7 +194,14 @@ def test_no_page_shows_a_hidden_test(shown):
     leaked = sorted(f"{hidden[line]}: {line}" for line in shown & hidden.keys())
     assert not leaked, "the site shows hidden tests:\n" + "\n".join(leaked[:10])
     marker = re.compile(r"### (BEGIN|END) (SOLUTION|HIDDEN TESTS)")
-    files = [p for p in SITE.rglob("*.*") if p.suffix in {".html", ".ipynb", ".txt", ".js"}]
+    # The instructors' guide teaches writing a problem with those markers, around a worked example's own answer
+    # (no set's: the check above holds it to every set's hidden lines, as every page).
+    teaching = {Path("docs/guide/instructors.html")}
+    files = [
+        p
+        for p in SITE.rglob("*.*")
+        if p.suffix in {".html", ".ipynb", ".txt", ".js"} and p.relative_to(SITE) not in teaching
+    ]
     markers = [str(p.relative_to(SITE)) for p in files if marker.search(p.read_text(errors="replace"))]
     assert not markers, f"nbgrader's markers in {markers}"
 
