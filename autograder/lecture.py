@@ -18,7 +18,10 @@ from jax.extend.core import Jaxpr, JaxprEqn, jaxprs_in_params  # pyright: ignore
 
 from ._residuals import saved_residuals
 
-__all__ = ["largest_array", "memory_profile_samples", "primitive_names", "residual_bytes", "time_min"]
+__all__ = ["compare_times", "largest_array", "memory_profile_samples", "primitive_names", "residual_bytes", "time_min"]
+
+# How a lecture says that a comparison it measured went against its text (the lecture test fails on it).
+AGAINST_THE_TEXT = "Measured here, against the text:"
 
 
 def time_min(f: Callable[..., Any], *args: Any, repeats: int = 5, block: bool = True) -> float:
@@ -33,6 +36,23 @@ def time_min(f: Callable[..., Any], *args: Any, repeats: int = 5, block: bool = 
         best = min(best, time.perf_counter() - t0)
         jax.block_until_ready(out)  # never let unfinished work pile up
     return best
+
+
+def compare_times(faster: tuple[str, float], slower: tuple[str, float], *, by: float, otherwise: str) -> None:
+    """Print what the text beside it claims of two measured times (seconds): that `faster` took at most 1/`by`
+    of `slower`'s. Said as measured when it holds; when it does not (a busy or very different machine), said
+    as such with `otherwise`, the reason a reader should know.
+
+    A lecture's figures are measured as it runs, so its words must hold for whatever this machine measures:
+    the lecture test fails on a comparison that went against the text.
+    """
+    (fast_name, fast), (slow_name, slow) = faster, slower
+    ratio = slow / fast if fast > 0 else float("inf")
+    times = f"{fast_name} {fast * 1e3:.3g} ms, {slow_name} {slow * 1e3:.3g} ms"
+    if ratio >= by:
+        print(f"{times}: {fast_name} is {ratio:.0f}x faster.")
+    else:
+        print(f"{AGAINST_THE_TEXT} {times} ({ratio:.2g}x, not the {by:g}x or more the text expects). {otherwise}")
 
 
 def primitive_names(jaxpr: Jaxpr) -> list[str]:

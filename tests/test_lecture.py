@@ -150,3 +150,12 @@ def test_the_memory_profile_names_the_largest_buffer_and_the_line_that_made_it()
     made_here = re.compile(r"test_lecture\.py:\d+ _make_buffer")
     ours = [(nbytes, count) for nbytes, count, where in samples if made_here.fullmatch(where)]
     assert ours and ours[0][0] >= buffer.nbytes and ours[0][1] >= 1
+
+
+def test_a_comparison_says_what_was_measured_and_when_it_goes_against_the_text(capsys):
+    lecture.compare_times(("jacrev", 0.0002), ("jacfwd", 0.025), by=3, otherwise="...")
+    said = capsys.readouterr().out
+    assert "jacrev 0.2 ms, jacfwd 25 ms: jacrev is 125x faster." in said and lecture.AGAINST_THE_TEXT not in said
+    lecture.compare_times(("jacrev", 0.0002), ("jacfwd", 0.0003), by=3, otherwise="A busy machine.")
+    said = capsys.readouterr().out
+    assert said.startswith(lecture.AGAINST_THE_TEXT) and "1.5x, not the 3x" in said and "A busy machine." in said
