@@ -33,3 +33,21 @@ def test_declared_answers_that_do_not_read_are_refused_with_their_error(course, 
     assert main(["prove", "02_immutability", "--no-write"]) == 2
     said = capsys.readouterr().err
     assert "tests/variants/02_immutability.py cannot be read" in said and "SyntaxError" in said
+
+
+def test_the_scorecard_shows_a_submissions_text_as_written_never_as_markup():
+    from rich.console import Console
+
+    from autograder.grading.proving._command import report
+    from autograder.grading.proving._judge import Findings
+    from autograder.grading.proving._prove import Proof, Row
+    from autograder.grading.proving._sets import ExerciseSet
+
+    findings = Findings()
+    findings.add("test_scatter_add", "does nothing must score 0: [/bold] [red]x")
+    row = Row("test_scatter_add", "does nothing", 0.0, {"nbgrader autograde": 1.0}, "visible", "CheckFailed: [/x]")
+    console = Console(width=200, record=True)
+    proof = Proof(ExerciseSet(ROOT, "02_immutability"), ["test_scatter_add"], [row], findings, {}, {}, {})
+    report(proof, console)
+    shown = console.export_text()
+    assert "CheckFailed: [/x]" in shown and "[/bold] [red]x" in shown and "02_immutability: not sound" in shown

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..._config import PACKAGE_REFERENCES
@@ -39,7 +40,9 @@ def scorecard(proof: Proof) -> Table:
             scores = got[0] if len(got) == 1 else ", ".join(f"{_score(s)} ({p})" for p, s in row.got.items())
             style = None if row.holds else "bold red"
             name = f"{test} ({proof.exercise.points[test]:g})" if n == 0 else ""
-            table.add_row(name, row.answer, f"{row.expected:g}", scores, row.caught, row.message[:160], style=style)
+            # A message is a submission's text: shown as written, never read as rich's markup.
+            cells = (name, row.answer, f"{row.expected:g}", scores, row.caught, row.message[:160])
+            table.add_row(*map(escape, cells), style=style)
         table.add_section()
     return table
 
@@ -47,7 +50,7 @@ def scorecard(proof: Proof) -> Table:
 def report(proof: Proof, console: Console) -> None:
     console.print(scorecard(proof))
     for gap in proof.findings.gaps:
-        console.print(f"[yellow]not yet proven[/]: {gap}")
+        console.print(f"[yellow]not yet proven[/]: {escape(gap)}")
     if proof.sound:
         console.print(f"[green]{proof.exercise.name}: sound[/] ({len(proof.tests)} tests proven)")
         return
@@ -55,7 +58,7 @@ def report(proof: Proof, console: Console) -> None:
     for test, reasons in proof.findings.unsound.items():
         where = test if test == WHOLE_SET else f"{test} ({proof.exercise.problem_of(test)})"
         for why in reasons:
-            console.print(f"  {where}: {why}")
+            console.print(f"  {escape(where)}: {escape(why)}")
 
 
 def _build(root: Path, assignment: str, console: Console) -> None:
