@@ -230,7 +230,7 @@ def _judge(
             course, scores = graded[pipeline]
             nb = course.graded(student)
             if student not in scores or nb is None:
-                findings.add(WHOLE_SET, f"{answer} could not be graded by {pipeline}")
+                findings.add(WHOLE_SET, f"{answer} could not be graded by {pipeline}: {course.said.strip()}")
                 continue
             failed = failure(nb)
             for test, want in expected.items():

@@ -77,6 +77,7 @@ class Scratch:
     exercise: ExerciseSet
     layout: Layout
     students: list[str] = field(default_factory=list)
+    said: str = ""  # the end of what the pipeline printed, when a submission could not be graded
 
     def submit(self, student: str, answers: dict[str, str]) -> None:
         """The released notebook with `answers` (answer cell grade_id -> source) filled in, as `student`'s."""
@@ -95,12 +96,15 @@ class Scratch:
         if not self.students:
             return
         if self.pipeline == NBGRADER:
-            run([str(_BIN / "nbgrader"), "autograde", self.exercise.name, "--force"], self.folder, NBGRADER)
+            command = [str(_BIN / "nbgrader"), "autograde", self.exercise.name, "--force"]
         else:
             command = [str(_BIN / "jax-course"), "grade", self.exercise.name, "--force", "--workers", str(workers)]
-            done = subprocess.run(command, cwd=self.folder, env=environment(), capture_output=True, text=True)
-            if done.returncode not in (0, 1):  # 1: a submission could not be graded, which the proof names
-                raise ProofError(f"{JAX_COURSE} failed (exit status {done.returncode}):\n{done.stderr[-3000:]}")
+        done = subprocess.run(command, cwd=self.folder, env=environment(), capture_output=True, text=True)
+        # Both exit 1 when a submission could not be graded, which the proof names (it has no graded notebook).
+        if done.returncode not in (0, 1):
+            raise ProofError(f"{self.pipeline} failed (exit status {done.returncode}):\n{done.stderr[-3000:]}")
+        if done.returncode == 1:
+            self.said = done.stderr[-1500:]
 
     def feedback(self) -> None:
         if self.students:
