@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import atexit
-import functools
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -38,39 +35,20 @@ def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
 def make_course(folder: Path, *assignments: str) -> Path:
     """A fresh nbgrader course holding these assignments, released into `exercises/`."""
     shutil.copy(ROOT / "nbgrader_config.py", folder / "nbgrader_config.py")
-    shutil.copy(_new_gradebook(), folder / "gradebook.db")
+    from autograder.grading.proving._run import _new_gradebook, layout
+
+    shutil.copy(_new_gradebook(layout(ROOT).course_id), folder / "gradebook.db")
     for assignment in assignments:
         shutil.copytree(ROOT / "solutions" / assignment, folder / "solutions" / assignment)
         run(VENV_BIN / "nbgrader", "generate_assignment", assignment, "--force", cwd=folder)
     return folder
 
 
-@functools.cache
-def _new_gradebook() -> Path:
-    """The gradebook nbgrader makes for a new course of the course's config, made once per process: nbgrader makes
-    each by running `alembic` for its schema's version (a new interpreter, about two seconds of CPU)."""
-    from nbgrader.api import Gradebook
-    from traitlets.config import PyFileConfigLoader
-
-    course_id = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config().CourseDirectory.course_id
-    folder = Path(tempfile.mkdtemp(prefix="new-gradebook-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    with Gradebook(f"sqlite:///{folder / 'gradebook.db'}", course_id):
-        pass
-    return folder / "gradebook.db"
-
-
-_MARKER = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$")
-
-
 def solution_sources(assignment: str) -> dict[str, str]:
     """The reference answer of every solution cell, by grade_id, without markers."""
-    nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
-    return {
-        c.metadata["nbgrader"]["grade_id"]: "\n".join(line for line in c.source.splitlines() if not _MARKER.match(line))
-        for c in nb.cells
-        if c.metadata.get("nbgrader", {}).get("solution")
-    }
+    from autograder.grading.proving._sets import ExerciseSet
+
+    return ExerciseSet(ROOT, assignment).reference
 
 
 _BLOCKS = {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from . import _tables
 from ._declared import declared
 from ._judge import WHOLE_SET
 from ._prove import Proof, prove
-from ._run import ProofError, environment, layout
+from ._run import ProofError, build_release, layout
 from ._sets import ExerciseSet
 
 
@@ -64,19 +63,7 @@ def report(proof: Proof, console: Console) -> None:
 def _build(root: Path, assignment: str, console: Console) -> None:
     """The course's own release and references, as `make exercises` and `make references` make them."""
     console.print(f"Building the release of {assignment}, and recording its references ...")
-    from ._run import _BIN
-
-    done = subprocess.run(
-        [str(_BIN / "nbgrader"), "generate_assignment", assignment, "--force", "--log-level=WARN"],
-        cwd=root,
-        env=environment(),
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        raise ProofError(
-            f"nbgrader generate_assignment {assignment} failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
-        )
+    build_release(root, assignment)
     source = root / layout(root).source
     if ExerciseSet(root, assignment, source.name).uses_checks:  # a set of another course compares no references
         record_references(assignment, root, PACKAGE_REFERENCES, source=source)

@@ -225,6 +225,8 @@ def _judge(
     graded = {course.pipeline: (course, course.scores()) for course in courses}
     rows: dict[tuple[str, str], Row] = {}
 
+    read: set[tuple[str, str]] = set()
+
     def expect(student: str, answer: str, expected: dict[str, float]) -> None:
         for pipeline in plan.graded_by[student]:
             course, scores = graded[pipeline]
@@ -238,7 +240,9 @@ def _judge(
                 row.got[pipeline] = scores[student].get(test)
                 if test in failed and not row.message:
                     row.caught, row.message = failed[test][0], failed[test][1]
-            failures_read_well(nb, f"{answer} ({pipeline})", findings)
+            if (student, pipeline) not in read:  # a pack's notebook once, whichever member is judged first
+                read.add((student, pipeline))
+                failures_read_well(nb, f"{student} ({pipeline})", findings)
             if student == REFERENCE:
                 passes_are_quiet(nb, f"the reference ({pipeline})", findings, exercise.uses_checks)
 

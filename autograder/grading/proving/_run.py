@@ -21,7 +21,6 @@ from pathlib import Path
 import nbformat
 
 from ..._config import DEFAULT_SEED, GRADER_SEED
-from ..plugins._gradebook import without_sqlalchemy_warnings
 from ._sets import ExerciseSet
 
 NBGRADER, JAX_COURSE = "nbgrader autograde", "jax-course grade"
@@ -78,6 +77,7 @@ class Scratch:
     layout: Layout
     students: list[str] = field(default_factory=list)
     said: str = ""  # the end of what the pipeline printed, when a submission could not be graded
+    _graded: dict[str, dict | None] = field(default_factory=dict, repr=False)
 
     def submit(self, student: str, answers: dict[str, str]) -> None:
         """The released notebook with `answers` (answer cell grade_id -> source) filled in, as `student`'s."""
@@ -112,6 +112,8 @@ class Scratch:
 
     def scores(self) -> dict[str, dict[str, float | None]]:
         """`{student: {test: score}}` from the gradebook; a submission that could not be graded is missing."""
+        from ..plugins._gradebook import without_sqlalchemy_warnings  # nbgrader: only once there is a gradebook
+
         with without_sqlalchemy_warnings():
             from nbgrader.api import Gradebook
 
@@ -123,9 +125,12 @@ class Scratch:
         return found
 
     def graded(self, student: str) -> dict | None:
-        name = self.exercise.name
-        path = self.folder / "autograded" / student / name / f"{name}.ipynb"
-        return json.loads(path.read_text()) if path.is_file() else None
+        """`student`'s graded notebook, read once: a pack's notebook is judged for each of its members."""
+        if student not in self._graded:
+            name = self.exercise.name
+            path = self.folder / "autograded" / student / name / f"{name}.ipynb"
+            self._graded[student] = json.loads(path.read_text()) if path.is_file() else None
+        return self._graded[student]
 
     def feedback_page(self, student: str) -> str | None:
         name = self.exercise.name
@@ -137,6 +142,8 @@ class Scratch:
 def _new_gradebook(course_id: str) -> Path:
     """An empty gradebook as nbgrader makes one, made once per process: nbgrader makes each by running `alembic`
     for its schema (a new interpreter, about two seconds of CPU), and a proof needs one per pipeline."""
+    from ..plugins._gradebook import without_sqlalchemy_warnings  # nbgrader: only once there is a gradebook
+
     with without_sqlalchemy_warnings():
         from nbgrader.api import Gradebook
 
@@ -147,6 +154,15 @@ def _new_gradebook(course_id: str) -> Path:
     return folder / "gradebook.db"
 
 
+def build_release(course: Path, assignment: str) -> None:
+    """`nbgrader generate_assignment` of one set in `course`, as `make exercises` runs it."""
+    run(
+        [str(_BIN / "nbgrader"), "generate_assignment", assignment, "--force", "--log-level=WARN"],
+        course,
+        f"building the release of {assignment} (nbgrader generate_assignment)",
+    )
+
+
 def scratch_courses(root: Path, exercise: ExerciseSet, folder: Path, pipelines: tuple[str, ...]) -> list[Scratch]:
     """A course per pipeline in `folder`, each with the set's release built by nbgrader from its source."""
     config = layout(root)
@@ -155,11 +171,7 @@ def scratch_courses(root: Path, exercise: ExerciseSet, folder: Path, pipelines: 
     _configure(root, first)
     shutil.copy(_new_gradebook(config.course_id), first / "gradebook.db")
     shutil.copytree(exercise.notebook_path.parent, first / config.source / exercise.name)
-    run(
-        [str(_BIN / "nbgrader"), "generate_assignment", exercise.name, "--force", "--log-level=WARN"],
-        first,
-        f"building the release of {exercise.name} (nbgrader generate_assignment)",
-    )
+    build_release(first, exercise.name)
     courses = [Scratch(pipelines[0], first, exercise, config)]
     for n, pipeline in enumerate(pipelines[1:], 2):
         other = Path(shutil.copytree(first, folder / f"course{n}"))
