@@ -14,12 +14,13 @@ from functools import cache
 PASSES_FILE = "passes.json"
 # What starts the line: the grader takes it out again where the verifier fails a test the kernel passed.
 MARK = "✓ "
-_HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+# nbgrader's, around a test cell's hidden tests (both sides read them).
+HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 
 
 def normal(source: str) -> str:
     """A cell's source as compared: no hidden-test markers, no trailing spaces, no blank lines at either end."""
-    lines = [line.rstrip() for line in source.splitlines() if line.strip() not in _HIDDEN_MARKERS]
+    lines = [line.rstrip() for line in source.splitlines() if line.strip() not in HIDDEN_MARKERS]
     return "\n".join(lines).strip("\n")
 
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import nbformat
 
+from ..._passes import HIDDEN_MARKERS
 from .._cells import grade_id_if_test
 
 _MARKER = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$")
 # The heading that starts a problem: the report, the item analysis and the tables read its name and points.
 PROBLEM_HEADING = re.compile(r"^## (Problem \d+[^\n]*?)\s*(\(\d+ points?\))?\s*$", re.M)
 _SECTION = re.compile(r"""section\s*=\s*["']([^"'#]+)#([^"']+)["']""")
-HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,8 @@ class ExerciseSet:
         """Lines of the hidden tests (over 20 characters) that no visible line of the notebook shows too."""
         hidden, visible = set(), set()
         for cell in self.notebook.cells:
-            before, _, rest = cell.source.partition(HIDDEN[0])
-            inside, _, after = rest.partition(HIDDEN[1])
+            before, _, rest = cell.source.partition(HIDDEN_MARKERS[0])
+            inside, _, after = rest.partition(HIDDEN_MARKERS[1])
             hidden.update(line.strip() for line in inside.splitlines() if len(line.strip()) > 20)
             visible.update(line.strip() for line in (before + after).splitlines())
         return {line for line in hidden if not any(line in shown for shown in visible)}
@@ -115,7 +115,7 @@ class ExerciseSet:
 def hidden_from(source: str) -> int:
     """The line number (from 1) where a test cell's hidden tests begin (past its end if it has none)."""
     lines = source.splitlines()
-    return next((n for n, line in enumerate(lines, 1) if HIDDEN[0] in line), len(lines) + 1)
+    return next((n for n, line in enumerate(lines, 1) if HIDDEN_MARKERS[0] in line), len(lines) + 1)
 
 
 def lecture_headings(root: Path, lecture: str) -> set[str] | None:

@@ -17,13 +17,12 @@ from ..._config import (
     kernel_references,
     kernel_seed,
 )
-from ..._passes import PASSES_FILE
+from ..._passes import HIDDEN_MARKERS, PASSES_FILE
 from .._cells import grade_id_if_test
 
 # Beside each set's reference outputs: its test cells, hidden tests included (never a solution cell),
 # so that a self-check outside the course's repository (Colab, a copy anywhere) runs them too.
 TESTS_FILE = "tests.json"
-_HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 
 
 def all_tests(notebook: Path) -> dict[str, str]:
@@ -32,7 +31,7 @@ def all_tests(notebook: Path) -> dict[str, str]:
     for cell in json.loads(notebook.read_text())["cells"]:
         if (test := grade_id_if_test(cell)) is not None:
             source = "".join(cell["source"]).splitlines()
-            tests[test] = "\n".join(line for line in source if line.strip() not in _HIDDEN_MARKERS)
+            tests[test] = "\n".join(line for line in source if line.strip() not in HIDDEN_MARKERS)
     return tests
 
 
@@ -54,8 +53,8 @@ def visible_tests(notebook: Path) -> dict[str, dict]:
         if (test := grade_id_if_test(cell)) is not None:
             shown, hidden = [], False
             for line in "".join(cell["source"]).splitlines():
-                if line.strip() in _HIDDEN_MARKERS:
-                    hidden = line.strip() == _HIDDEN_MARKERS[0]
+                if line.strip() in HIDDEN_MARKERS:
+                    hidden = line.strip() == HIDDEN_MARKERS[0]
                 elif not hidden:
                     shown.append(line)
             points = float(cell["metadata"]["nbgrader"].get("points", 0))
