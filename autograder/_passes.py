@@ -43,6 +43,30 @@ def _known() -> dict[str, tuple[str, float, bool]]:
     return found
 
 
+@cache
+def _tests() -> dict[str, tuple[str, str]]:
+    """Each test cell of the course's sets by its compared source, released or graded: `(set, grade_id)`."""
+    from ._config import PACKAGE_REFERENCES
+
+    found: dict[str, tuple[str, str]] = {}
+    for path in sorted(PACKAGE_REFERENCES.glob(f"*/{PASSES_FILE}")):
+        try:
+            tests = json.loads((path.parent / "tests.json").read_text())
+            cells = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        for grade_id, cell in cells.items():
+            for source in (cell["visible"], tests.get(grade_id, "")):
+                found.setdefault(normal(source), (path.parent.name, grade_id))
+    found.pop("", None)
+    return found
+
+
+def which_test(source: str) -> tuple[str, str] | None:
+    """`(set, grade_id)` of the course's test cell with this source (None for any other cell)."""
+    return _tests().get(normal(source))
+
+
 def line(source: str) -> str | None:
     """What a test cell with this source says when it passes (None for any other cell)."""
     known = _known().get(normal(source))

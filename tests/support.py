@@ -256,3 +256,12 @@ def graded_as_jax_course_grades(
     done = subprocess.run([sys.executable, script, *argv], env=env, capture_output=True, text=True, timeout=300)
     assert done.stdout, done.stderr[-3000:]
     return nbformat.reads(done.stdout, as_version=4).cells
+
+
+def headings(lecture: str) -> set[str]:
+    """The headings of a lecture's sections and subsections (JupyterLab anchors each)."""
+    from autograder.checks._errors import LECTURES as PATHS
+
+    nb = nbformat.read(ROOT / PATHS[lecture], as_version=4)
+    lines = (c.source.splitlines() for c in nb.cells if c.cell_type == "markdown")
+    return {line.lstrip("#").strip() for cell in lines for line in cell if line.startswith(("## ", "### "))}

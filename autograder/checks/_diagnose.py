@@ -15,8 +15,10 @@ from collections.abc import Iterable, Iterator
 
 import jax
 
+from .._passes import which_test
 from ._errors import CheckFailed
-from ._mistakes import FROM_JAX, MISTAKES, SYMPTOMS, Mistake
+from ._mistakes import ANY_ERROR, FROM_JAX, MISTAKES, PYTHON, SYMPTOMS, TEST_ASSERTION, Mistake
+from ._raises import at_test
 
 
 def _chain(error: BaseException | None) -> Iterator[BaseException]:
@@ -27,18 +29,65 @@ def _chain(error: BaseException | None) -> Iterator[BaseException]:
         error = error.__cause__ or error.__context__
 
 
-def mistake_of(error: BaseException) -> Mistake | None:
+def mistake_of(error: BaseException, catalogue: tuple[Mistake, ...] = MISTAKES) -> Mistake | None:
     """The classic mistake that `error` (or an error it was raised from) means, if any."""
     for link in _chain(error):
         names = {cls.__name__ for cls in type(link).__mro__}
         text = str(link)
-        for mistake in MISTAKES:
+        for mistake in catalogue:
             if mistake.says and re.search(mistake.says, text):
                 return mistake
-        for mistake in MISTAKES:
+        for mistake in catalogue:
             if names & set(mistake.errors):
                 return mistake
     return None
+
+
+_ANY_SECTION = re.compile(r"""section\s*=\s*["'](\d\d#[^"']*)["']""")
+
+
+def running_test(tb: types.TracebackType | None) -> tuple[str, str, str | None] | None:
+    """`(set, test grade_id, section)` of the course's test cell that raised (`tb`'s outermost notebook cell, else
+    the running one's), with the section its checks name nearest the failing line; None for any other cell."""
+    frames = (
+        [(entry.tb_frame, entry.tb_lineno) for entry in walk(tb)]
+        if tb is not None
+        else [(frame, frame.f_lineno) for frame in _stack()][::-1]
+    )
+    cell = next(((frame, line) for frame, line in frames if is_cell(frame.f_code.co_filename)), None)
+    if cell is None:
+        return None
+    source = "".join(linecache.getlines(cell[0].f_code.co_filename))
+    found = which_test(source)
+    if found is None:
+        return None
+    # The first section named from the failing line on (a check's arguments follow its first line), else the last.
+    after = "\n".join(source.splitlines()[cell[1] - 1 :])
+    named = _ANY_SECTION.search(after) or ([*_ANY_SECTION.finditer(source)] or [None])[-1]
+    return (*found, named[1] if named else None)
+
+
+def at_running_test(error: BaseException, test: tuple[str, str, str | None] | None = None) -> Mistake | None:
+    """What `error` means at the test cell running (`test`, else found on the stack), in its own words."""
+    test = test or running_test(None)
+    shown = [f"{type(link).__name__}: {link}" for link in _chain(error)]
+    return at_test(test[0], test[1], shown, test[2]) if test else None
+
+
+def meaning(error: BaseException, tb: types.TracebackType | None = None) -> tuple[Mistake, str | None]:
+    """What `error` means where it was raised, and the section to reread (None: the mistake's own): the test's
+    own words for it (`raises/SET.toml`), else a classic JAX mistake, else the kind of Python error, else what any
+    error from JAX or from the learner's code means; the test's section for all but a classic mistake."""
+    test = running_test(tb)
+    section = test[2] if test else None
+    if mistake := at_running_test(error, test):
+        return mistake, None
+    if mistake := mistake_of(error):
+        return mistake, None
+    if _from_jax(error):
+        return FROM_JAX, section
+    fallback = TEST_ASSERTION if test and isinstance(error, AssertionError) else ANY_ERROR
+    return mistake_of(error, PYTHON) or fallback, section
 
 
 _COLLECTIVE = re.compile(r"\b(psum|pmean|pmax|pmin|psum_scatter|all_gather|all_to_all|ppermute|axis_index)\s*\(")
@@ -145,21 +194,22 @@ def current_set(tb: types.TracebackType | None = None, section: str | None = Non
 
 
 def explained(error: BaseException, tb: types.TracebackType | None = None) -> bool:
-    """Put the course's words after JAX's message in `error`, if it is a classic mistake or another of JAX's
-    errors; True if it got them."""
+    """Put the course's words after the error's message in `error`: what it means (`meaning`), Try and Reread."""
     if not getattr(error, "_course_words", False) and (words := unknown_axis(error)):
         error.args = (words,)
-    mistake = mistake_of(error) or (FROM_JAX if _from_jax(error) else None)
-    if mistake is None or getattr(error, "_course_words", False):
-        return mistake is not None
-    words = f"{error}\n\nWhat it means: {mistake.explain(current_set(tb))}"
+    if getattr(error, "_course_words", False) or "not answered yet" in str(error):
+        return True
+    mistake, section = meaning(error, tb)
+    said = mistake.explain(current_set(tb), section)
+    words, original = f"{error}\n\nWhat it means: {said}" if str(error) else f"What it means: {said}", error.args
     try:
         error.args = (words,)
         error._course_words = True  # pyright: ignore[reportAttributeAccessIssue]
     except (AttributeError, TypeError):
         pass
-    if "What it means:" not in str(error):  # an exception type that keeps its message elsewhere
-        error.add_note(f"What it means: {mistake.explain(current_set(tb))}")
+    if str(error) != words:  # a type that shows its message otherwise (a KeyError shows the repr of its key)
+        error.args = original
+        error.add_note(f"\nWhat it means: {said}")
     return True
 
 

@@ -33,12 +33,20 @@ def lecture_link(section: str) -> str:
     return f"{path}#{heading.replace(' ', '-')}" if heading else path
 
 
+# What to try where a check knows nothing more specific: every failure says what to try and what to reread.
+ANY_TRY = (
+    "run your answer on this test's inputs (the test cell shows them), print what it returns beside what the "
+    "message expects, and compare both with what the problem asks for."
+)
+
+
 class CheckFailed(AssertionError):
     """A check found a problem with the student's answer.
 
     It subclasses `AssertionError` so that nbgrader counts it as a failed test.
     The message says what differs and what to try (`hint`, its words or a key of
-    `_hints`); `section` names the lecture section to reread.
+    `_hints`; `ANY_TRY` without one); `section` names the lecture section to reread
+    (without one, the lecture of the set being worked on).
     """
 
     def __init__(self, message: str, *, hint: Hint | None = None, section: str | None = None):
@@ -46,11 +54,14 @@ class CheckFailed(AssertionError):
         self.problem = message
         self.hint = hint
         self.section = section
-        parts = [message]
-        if hint:
-            parts.append(f"Try: {hint}")
-        if section:
-            parts.append(f"Reread: {lecture_link(section)}")
+        reread = section
+        if not reread:
+            from ._diagnose import current_set  # the set worked on, read from the running cells
+
+            reread = current_set()
+        parts = [message, f"Try: {hint or ANY_TRY}"]
+        if reread:
+            parts.append(f"Reread: {lecture_link(reread)}")
         super().__init__("\n".join(parts))
 
 

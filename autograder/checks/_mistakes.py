@@ -27,13 +27,17 @@ class Mistake:
 
     def section(self, current: str | None = None) -> str:
         """The section to reread from set `current`: its own lecture's, else the latest earlier one's."""
+        if not self.taught:  # one of Python's errors: the set's lecture
+            return current or ""
         earlier = [lecture for lecture in sorted(self.taught) if current and lecture <= current]
         lecture = earlier[-1] if earlier else min(self.taught)
         return f"{lecture}#{self.taught[lecture]}"
 
-    def explain(self, current: str | None = None) -> str:
-        """The course's words: the cause, "Try:" and "Reread:"."""
-        return f"{self.cause}\nTry: {self.hint}\nReread: {lecture_link(self.section(current))}"
+    def explain(self, current: str | None = None, section: str | None = None) -> str:
+        """The course's words: the cause, "Try:" and "Reread:" (`section`, where the problem being worked on
+        says where to reread, else its own section for set `current`)."""
+        where = section or self.section(current)
+        return f"{self.cause}\nTry: {self.hint}\nReread: {lecture_link(where) if where else 'this set’s lecture'}"
 
 
 _TRACED = "depends on the value of an argument, which JAX does not know while it traces"
@@ -47,10 +51,26 @@ MISTAKES = (
         says=r"immutable and do not support in-place",
     ),
     Mistake(
+        "A check in a pytree's __init__ on a traced value",
+        "a check in a pytree class's __init__ (an if on its values) runs when JAX rebuilds the object around "
+        "tracers, under jit, vmap or grad, where the values it tests are not known.",
+        "keep __init__ free of checks on values (check in a separate function or a classmethod), or rebuild the "
+        "object without __init__: tree_unflatten making it with object.__new__(cls).",
+        {"10": "unflatten receives placeholders"},
+        "TracerBoolConversionError: ... was created on line ... (Probabilities.__init__)",
+        says=r"Attempted boolean conversion[\s\S]*\.__init__\)",
+    ),
+    Mistake(
         "A Python if or while on a traced value",
         f"a Python if, while, and/or or bool() meets a value that {_TRACED}.",
-        "branch with jnp.where or jax.lax.cond/switch, loop with jax.lax.while_loop, fori_loop or scan.",
-        {"03": "What a function sees under jit", "04": "Control flow with lax", "12": "Choosing a branch"},
+        "branch with jnp.where or jax.lax.cond/switch, loop with jax.lax.while_loop, fori_loop or scan; a setting "
+        "that takes few values, not data, can instead be static (static_argnames=..., or a pytree's static field).",
+        {
+            "03": "What a function sees under jit",
+            "04": "Control flow with lax",
+            "10": "Static and data fields",
+            "12": "Choosing a branch",
+        },
         "TracerBoolConversionError: Attempted boolean conversion of traced array",
         errors=("TracerBoolConversionError",),
     ),
@@ -92,12 +112,20 @@ MISTAKES = (
     ),
     Mistake(
         "A tracer leaked out of a transformation",
-        "a value traced inside jit, grad or vmap was stored outside it (a global, a list, self.attribute) "
-        "and used after the transformation ended.",
-        "return every value the caller needs instead of storing it: a jitted function must be pure.",
-        {"03": "Pure functions and side effects", "10": "Pytrees through transformations"},
+        "a value traced inside jit, grad or vmap was stored outside it (a global, a list, self.attribute), or "
+        "reached where the transformation cannot see it (a function closing over it, handed to a custom rule), "
+        "and was used after the transformation ended.",
+        "return every value the caller needs instead of storing it: a jitted function must be pure; a function "
+        "that closes over traced values is passed to a custom rule through jax.closure_convert(f, x).",
+        {
+            "03": "Pure functions and side effects",
+            "10": "Pytrees through transformations",
+            "11": "A rule that takes a function: closure_convert",
+            "13": "Catching a leaked tracer: jax.checking_leaks",
+        },
         "UnexpectedTracerError: Encountered an unexpected tracer",
         errors=("UnexpectedTracerError",),
+        says=r"Leaked trace|Encountered an unexpected tracer",
     ),
     Mistake(
         "vmap's axes do not match the arguments",
@@ -107,6 +135,16 @@ MISTAKES = (
         {"05": "in_axes and out_axes", "07": "Random numbers under jit and vmap", "12": "Branches under vmap"},
         "ValueError: vmap got inconsistent sizes for array axes to be mapped",
         says=r"vmap got inconsistent sizes|vmap was requested to map its argument along axis|vmap in_axes",
+    ),
+    Mistake(
+        "The gradient of a function that returns more than the loss",
+        "the function handed to jax.grad returns a tuple (the loss and something besides), and grad "
+        "differentiates one number.",
+        "return the loss alone; to keep something besides it, say so with jax.grad(f, has_aux=True) (or "
+        "jax.value_and_grad(f, has_aux=True)), which returns it beside the gradients.",
+        {"06": "value_and_grad and has_aux"},
+        "TypeError: Gradient only defined for scalar-output functions. Output was (Array(...), Array(...)).",
+        says=r"Gradient only defined for scalar-output functions\. Output was \(",
     ),
     Mistake(
         "The gradient of a function whose output is not a scalar",
@@ -176,7 +214,11 @@ MISTAKES = (
         "differ, or a reshape changes the number of elements.",
         "print the shapes (x.shape) of both operands; add an axis with x[:, None] to broadcast, transpose with "
         "x.T for a product, and check which axis you reduce over.",
-        {"01": "Broadcasting instead of Python loops", "05": "Manual batching and vmap"},
+        {
+            "01": "Broadcasting instead of Python loops",
+            "05": "Manual batching and vmap",
+            "13": "Reading a traceback: JAX_TRACEBACK_FILTERING",
+        },
         "TypeError: add got incompatible shapes for broadcasting: (3,), (4,).",
         says=r"incompatible shapes for broadcasting|contracting dimensions to have the same shape|cannot reshape array",
     ),
@@ -187,6 +229,165 @@ MISTAKES = (
         {"04": "Control flow with lax", "12": "Choosing a branch"},
         "TypeError: cond branches must have equal output types",
         says=r"branches must have equal output types|must have identical types",
+    ),
+    Mistake(
+        "A loop's carry that changes type",
+        "the function a loop runs (scan's, while_loop's or fori_loop's body) returns a carry whose shape or dtype "
+        "differs from the one it was given, and a loop's carry keeps one type from start to end (the message names "
+        "the component and both types).",
+        "start the carry with the type the body returns (jnp.float32(0.0), not the Python int 0, or "
+        "jnp.zeros(shape, dtype)), or cast in the body with .astype(carry.dtype); keep every shape the same.",
+        {"04": "Control flow with lax", "12": "The carry's type is fixed"},
+        "TypeError: scan body function carry input and carry output must have equal types",
+        says=r"carry input and carry output must have equal types|body_fun output and input must have identical",
+    ),
+    Mistake(
+        "A scan body that does not return a pair",
+        "the function given to lax.scan returns one value, where scan needs a pair: the new carry and this step's "
+        "output (which scan stacks).",
+        "return (new_carry, output) from the step, e.g. `return h, h` to carry the state and also record it.",
+        {"04": "Control flow with lax", "12": "Scan: a state and its trajectory"},
+        "TypeError: scan body output must be a pair, got float32[3].",
+        says=r"scan body output must be a pair",
+    ),
+    Mistake(
+        "One switch index for many elements",
+        "lax.switch (or lax.cond) chooses one branch for the whole call, so its index is one number; an array of "
+        "indices, one per element, asks each element to choose for itself.",
+        "map the choice over the elements: jax.vmap(lambda x, k: lax.switch(k, branches, x))(xs, kinds), where "
+        "each element gets its own index.",
+        {"12": "Branches under vmap"},
+        "TypeError: Branch index must be scalar, got [0 1 2] of shape (3,).",
+        says=r"Branch index must be scalar|Pred must be a scalar|Pred type must be either boolean or number",
+    ),
+    Mistake(
+        "A compiled program called with other shapes or dtypes",
+        "a program compiled ahead of time (jax.jit(f).lower(x).compile()) runs only on arguments of the shapes and "
+        "dtypes it was compiled for, and this call passes others (the message lists them).",
+        "call jax.jit(f) itself, which compiles again for new shapes, or lower and compile once for each shape you "
+        "need.",
+        {"03": "Lowering and compiling ahead of time"},
+        "TypeError: Argument types differ from the types for which this computation was compiled.",
+        says=r"Argument types differ from the types for which this computation was compiled",
+    ),
+    Mistake(
+        "An array used after it was donated",
+        "the array was donated to a jitted function (donate_argnums) or deleted, and its memory now holds the "
+        "result: it cannot be read again.",
+        "donate only an argument that the result replaces (x = step(x)), and use the returned array afterwards.",
+        {"04": "Buffer donation"},
+        "RuntimeError: Array has been deleted with shape=float32[1000000].",
+        says=r"Array has been deleted",
+    ),
+    Mistake(
+        "A function passed to a jitted function as an argument",
+        "a function (or functools.partial) is passed as an argument of a jitted function, and jit traces its "
+        "arguments as arrays.",
+        "close over the function instead of passing it, mark that argument static (static_argnums=...), or wrap "
+        "it in jax.tree_util.Partial, a function that is a pytree.",
+        {"04": "Static arguments", "10": "Functions in a tree: Partial"},
+        "TypeError: Error interpreting argument to f as an abstract array. The problematic value is of type "
+        "<class 'functools.partial'>",
+        says=r"problematic value is of type <class '(functools\.partial|function)'>",
+    ),
+    Mistake(
+        "An object JAX does not know as a pytree",
+        "an object of a class JAX does not know is passed to a transformation: JAX takes apart lists, tuples, "
+        "dicts and registered classes, and anything else must be an array.",
+        "register the class as a pytree (@jax.tree_util.register_dataclass on a dataclass, or "
+        "register_pytree_node), or pass its arrays instead.",
+        {"10": "Custom pytree nodes"},
+        "TypeError: Error interpreting argument to f as an abstract array. The problematic value is of type "
+        "<class '__main__.Plain'>",
+        says=r"as an abstract array\. The problematic value is of type|is not a valid JAX type",
+    ),
+    Mistake(
+        "A class registered as a pytree twice",
+        "the class is registered as a pytree a second time: the cell that registers it ran again, or the class "
+        "was registered by its decorator and by a call.",
+        "register a class once, where it is defined (a decorator on the class does it as the class is made); to "
+        "run a registration again, define the class again in the same cell.",
+        {"10": "Custom pytree nodes"},
+        "ValueError: Duplicate custom dataclass PyTreeDef type registration for <class '__main__.Dense'>.",
+        says=r"Duplicate custom (dataclass )?PyTreeDef type registration",
+    ),
+    Mistake(
+        "An array in a static field",
+        "a static (meta) field holds an array: JAX compares and hashes static fields to find a compiled program, "
+        "and arrays compare elementwise and do not hash.",
+        "keep arrays in data fields; a static field holds hashable Python values (ints, strings, tuples).",
+        {"10": "Static and data fields"},
+        "ValueError: Exception raised while checking equality of metadata fields of pytree node",
+        says=r"metadata fields are hashable|checking equality of metadata fields|"
+        r"unhashable type: '(jaxlib\.|Array|ArrayImpl|numpy\.ndarray)",
+    ),
+    Mistake(
+        "None in one tree where the other has an array",
+        "jax.tree.map meets None in its first tree where another tree has a value: None is an empty subtree, "
+        "with no leaf to pair with the other tree's.",
+        "give both trees the same structure: a value (jnp.zeros_like) where the other has one, or map over the "
+        "tree with the None first and handle None in the function (is_leaf=lambda x: x is None).",
+        {"10": "None is an empty subtree"},
+        "ValueError: pytree structure error: different types at key path ... <class 'NoneType'>",
+        says=r"pytree structure error[\s\S]*<class 'NoneType'>",
+    ),
+    Mistake(
+        "Trees of different structures",
+        "jax.tree.map (or a transformation) got trees of different structures: other keys, a list against a "
+        "tuple, or a subtree one level deeper (the message names the key path where they differ).",
+        "print jax.tree.structure(...) of each tree; build the second from the first (jax.tree.map over it) so "
+        "the keys and containers match.",
+        {"06": "Gradients of pytrees", "10": "Mapping over trees"},
+        "ValueError: pytree structure error: different pytree metadata at key path",
+        says=r"pytree structure error|Custom node type mismatch|Dict key mismatch|Tuple arity mismatch|List arity",
+    ),
+    Mistake(
+        "Forward mode through a custom_vjp function",
+        "a custom_vjp function says how to pull a cotangent back (reverse mode) only, and jax.jvp, jacfwd or "
+        "hessian push a tangent forward through it.",
+        "differentiate it in reverse mode (jax.grad, jax.vjp, jacrev), or state its rule with jax.custom_jvp, "
+        "which serves both modes.",
+        {"11": "custom_vjp has no forward mode"},
+        "TypeError: can't apply forward-mode autodiff (jvp) to a custom_vjp function.",
+        says=r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function",
+    ),
+    Mistake(
+        "Reverse mode through a while_loop",
+        "reverse mode (jax.grad) goes back through a lax.while_loop, or a fori_loop whose bounds are traced: the "
+        "number of steps is known only as it runs, so their residuals cannot be kept for the backward pass.",
+        "loop a fixed number of steps with lax.scan or a fori_loop with Python-number bounds, or state the "
+        "derivative yourself with jax.custom_jvp (or custom_vjp, or lax.custom_root for a solver).",
+        {"11": "Gradients through loops"},
+        "ValueError: Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with dynamic "
+        "start/stop values.",
+        says=r"Reverse-mode differentiation does not work for lax\.while_loop",
+    ),
+    Mistake(
+        "An index out of bounds, found by checkify",
+        "checkify found an index past the end of an array inside the compiled function (the message names it), "
+        "which without checkify JAX clamps silently.",
+        "compute which indices are valid (0 <= i < len(x)) and choose with jnp.where(valid, x[i], fill), or clip "
+        "the index where clamping is what you mean (jnp.clip).",
+        {"13": "Errors under jit: checkify"},
+        "JaxRuntimeError: out-of-bounds indexing for array of shape (3,): index 7 is out of bounds",
+        says=r"out-of-bounds indexing for array of shape",
+    ),
+    Mistake(
+        "Layers in a plain list of an nnx.Module",
+        "an nnx.Module attribute holds a plain list (or dict) of layers or arrays, which NNX takes for a static "
+        "setting, not for state of the model.",
+        "wrap the container as data: self.layers = nnx.List([...]) (or nnx.data([...])), as the message offers.",
+        {"14": "Variables, and the state of a model"},
+        "ValueError: Found data on value of type '<class 'list'>' assigned to static attribute 'layers'",
+        says=r"assigned to static attribute|Static attributes should not contain data",
+    ),
+    Mistake(
+        "nnx.Optimizer without wrt",
+        "nnx.Optimizer needs to be told which variables it updates (wrt), since Flax 0.11.",
+        "write nnx.Optimizer(model, tx, wrt=nnx.Param).",
+        {"14": "nnx.Optimizer and nnx.jit"},
+        "TypeError: Missing required argument `wrt`.",
+        says=r"Missing required argument `wrt`",
     ),
     Mistake(
         "Arithmetic on a container of arrays",
@@ -325,5 +526,114 @@ FROM_JAX = Mistake(
     {"03": "What a function sees under jit", "13": "Running without jit: jax_disable_jit"},
     "an error whose traceback ends inside jax/",
 )
+
+# Python's own errors inside an answer: what each kind means in a learner's code. They have no section of their
+# own: a failure rereads the section of the problem being worked on (its test cell's), else the set's lecture.
+_PROBLEM: dict[str, str] = {}
+PYTHON = (
+    Mistake(
+        "A function that returns nothing",
+        "a value is None: a function ended without `return` (one that prints its result, or computes it on the "
+        "last line without returning it), and the code used what it returned.",
+        "end the function with `return ...` of the value the problem asks for.",
+        _PROBLEM,
+        "TypeError: 'NoneType' object is not subscriptable",
+        says=r"'NoneType' object|NoneType' and|and 'NoneType'",
+    ),
+    Mistake(
+        "A different number of results than the caller unpacks",
+        "the code unpacks a different number of values than the function returns: a function that is to return "
+        "several results returns them as one tuple, in the order the problem names.",
+        "print what the function returns for the call on the line above (its type, and len() of a tuple), and "
+        "return exactly the results the problem asks for, e.g. `return value, grads`.",
+        _PROBLEM,
+        "ValueError: too many values to unpack (expected 2)",
+        says=r"too many values to unpack|not enough values to unpack|cannot unpack non-iterable",
+    ),
+    Mistake(
+        "A call with arguments the function does not take",
+        "a function is called with arguments its definition does not take: the test calls your function as the "
+        "problem states it, so a changed `def` line (other names, order or number of arguments) breaks the call.",
+        "keep the `def` line the answer cell gave you (its name and its arguments); where a call to one of JAX's "
+        "functions fails, compare it with the lecture's call.",
+        _PROBLEM,
+        "TypeError: f() missing 1 required positional argument: 'y'",
+        says=r"missing \d+ required (positional|keyword-only) argument|takes \d+ positional arguments? but|"
+        r"takes from \d+ to \d+ positional|got an unexpected keyword argument|got multiple values for argument",
+    ),
+    Mistake(
+        "A value called as a function",
+        "the code calls something that is not a function: a result where a function is expected (jax.grad(f) "
+        "is a function, jax.grad(f)(x) its value), or a name that held a function was assigned a value.",
+        "print type() of what is called; hand functions to transformations (jax.grad(f), jax.vmap(f)) and call "
+        "what they return with the arguments.",
+        _PROBLEM,
+        "TypeError: 'ArrayImpl' object is not callable",
+        says=r"object is not callable",
+    ),
+    Mistake(
+        "A name not defined in this kernel",
+        "a name the code uses is not defined in this kernel: the cell that defines it has not run since the "
+        "kernel started (a restart forgets every cell), or the name is spelt differently where it is defined.",
+        "run the cells above this one first (Run > Run All Above Selected Cell), then this one; if it still fails, "
+        "compare the spelling with the answer cell's.",
+        _PROBLEM,
+        "NameError: name 'f' is not defined",
+        errors=("NameError",),
+    ),
+    Mistake(
+        "An attribute the value does not have",
+        "the code asks a value for an attribute or method its type does not have: the value is not what the code "
+        "expects (the message names its type), or the name is misspelt.",
+        "print type() of the value before the dot; a jax.Array has .shape, .dtype, .T and .at[...], and a dict "
+        "of parameters is indexed with ['name'], not .name.",
+        _PROBLEM,
+        "AttributeError: 'dict' object has no attribute 'w'",
+        errors=("AttributeError",),
+    ),
+    Mistake(
+        "An index or key that is not there",
+        "the code indexes past the end of a sequence, or asks a dict (a pytree's node) for a key it does not have; "
+        "the message names the index or key.",
+        "print len() of the sequence or the dict's keys(); a pytree's keys are those of the parameters the "
+        "problem gives you.",
+        _PROBLEM,
+        "KeyError: 'w1'",
+        errors=("IndexError", "KeyError"),
+    ),
+    Mistake(
+        "An operation on values of the wrong type",
+        "an operation meets a value of a type it cannot take (the message names the types): a function, a tuple "
+        "or a string where an array is needed, usually one step before the line that fails.",
+        "print type() and, for arrays, .shape and .dtype of each value on the failing line, and trace back where "
+        "the unexpected one was made.",
+        _PROBLEM,
+        "TypeError: unsupported operand type(s) for +: 'function' and 'float'",
+        says=r"unsupported operand type|can only concatenate|not supported between instances of",
+    ),
+)
+
+# A test's own assertion (an `assert` with its message) that the answer did not meet.
+TEST_ASSERTION = Mistake(
+    "A test's condition not met",
+    "the answer does not meet the test's condition on the line above: its message says what was expected and "
+    "what the answer gave.",
+    "run the answer on the test cell's inputs, print what the message names, and compare it with what the problem "
+    "asks.",
+    _PROBLEM,
+    "AssertionError: the loss should fall at every step",
+    errors=("AssertionError",),
+)
+
+# Any other error, of Python's or a library's, raised in a learner's code.
+ANY_ERROR = Mistake(
+    "Any other error",
+    "your code raised the error above: the traceback's last frame in your own cell shows the line.",
+    "run the answer on the test cell's inputs and print the values the failing line uses (their type, and "
+    ".shape and .dtype for arrays) until you see which one is not what you expect.",
+    _PROBLEM,
+    "an error whose traceback ends in a notebook cell",
+)
 MISTAKES = (*MISTAKES, FROM_JAX)
+EVERY_MISTAKE = (*MISTAKES, *PYTHON, TEST_ASSERTION, ANY_ERROR)
 SYMPTOMS = {mistake.symptom: mistake for mistake in MISTAKES if mistake.symptom}

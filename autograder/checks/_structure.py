@@ -12,7 +12,7 @@ import numpy as np
 from jax.extend.core import ClosedJaxpr, Jaxpr  # pyright: ignore[reportPrivateImportUsage]
 
 from ._callbacks import refuse_callbacks
-from ._diagnose import current_set, mistake_of
+from ._diagnose import at_running_test, current_set, mistake_of
 from ._errors import CheckFailed, name_of
 from ._works import Works, confirm_call
 
@@ -48,8 +48,10 @@ def _tracing(what: str) -> Iterator[None]:
     except CheckFailed:
         raise
     except Exception as error:
+        if "Leaked trace" in str(error):  # found by jax.checking_leaks, which check_pure runs and names
+            raise
         # NumPy reports a traced value stored into its array (`a[0] = x`) as a ValueError caused by one of JAX's.
-        mistake = mistake_of(error)
+        mistake = at_running_test(error) or mistake_of(error)
         cause = next((e for e in (error, error.__cause__) if isinstance(e, _TRACER_ERRORS)), None)
         if mistake is None and cause is None:
             raise

@@ -109,11 +109,13 @@ def test_pmap_over_an_axis_that_is_not_the_device_count_is_named():
     assert "jax.device_count()" in mistake_of(raised.value).cause
 
 
-def test_an_error_that_is_no_classic_mistake_is_left_alone():
+def test_a_python_error_that_is_no_classic_mistake_gets_the_words_of_its_kind():
     error = KeyError("w")
     assert mistake_of(error) is None
-    assert not explained(error)
-    assert str(error) == "'w'"
+    assert explained(error)
+    assert str(error) == "'w'"  # a KeyError shows its key's repr: the words follow as a note
+    (note,) = error.__notes__
+    assert "What it means: the code indexes past the end of a sequence, or asks a dict" in note and "Try:" in note
 
 
 def test_the_course_s_words_follow_jax_s_once_with_the_current_set_s_lecture(monkeypatch, tmp_path):
@@ -146,14 +148,18 @@ def test_the_set_is_read_from_the_test_cell_then_the_notebook_then_the_folder(mo
     assert eval(code, {"current_set": current_set}) == "12"
 
 
-def test_any_other_error_from_jax_gets_the_course_s_words_too_and_a_python_error_none():
+def test_any_other_error_from_jax_or_python_gets_the_course_s_words_too(monkeypatch):
+    monkeypatch.setenv("JPY_SESSION_NAME", "12_control_flow.ipynb")
     with pytest.raises(ValueError) as raised:
         jnp.linalg.inv(jnp.ones(3))
     assert mistake_of(raised.value) is None and explained(raised.value)
     assert "What it means: JAX refused an operation" in str(raised.value) and "jax.disable_jit()" in str(raised.value)
     with pytest.raises(ZeroDivisionError) as raised:
         _ = 1 / 0
-    assert not explained(raised.value)
+    assert explained(raised.value)
+    said = str(raised.value)
+    assert said.startswith("division by zero\n\nWhat it means: your code raised the error above"), said
+    assert "Try: run the answer" in said and "Reread: course/12_control_flow.ipynb" in said
 
 
 def _psum_over(axis):

@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from autograder.checks._errors import LECTURES
-from autograder.checks._mistakes import MISTAKES
+from autograder.checks._mistakes import EVERY_MISTAKE, MISTAKES
 
-from support import ROOT
+from support import headings
 
 pytestmark = pytest.mark.unit
 
 
-def _headings(lecture: str) -> set[str]:
-    nb = json.loads((ROOT / LECTURES[lecture]).read_text())
-    lines = ("".join(c["source"]).splitlines() for c in nb["cells"] if c["cell_type"] == "markdown")
-    return {line[3:].strip() for cell in lines for line in cell if line.startswith("## ")}
-
-
-@pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.title)
+@pytest.mark.parametrize("mistake", EVERY_MISTAKE, ids=lambda m: m.title)
 def test_every_section_a_mistake_points_to_is_a_heading_of_its_lecture(mistake):
     for lecture, heading in mistake.taught.items():
-        assert heading in _headings(lecture), f"{mistake.title}: no '## {heading}' in lecture {lecture}"
+        assert heading in headings(lecture), f"{mistake.title}: no '## {heading}' in lecture {lecture}"
     assert mistake.cause.endswith(".") and mistake.hint.endswith(".")
 
 

@@ -86,8 +86,10 @@ def _coloured(output) -> bool:
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", LECTURES, ids=_relative)
-def test_lecture_runs_top_to_bottom(path, capsys):
+def test_lecture_runs_top_to_bottom(path, capsys, monkeypatch):
     nb = nbformat.read(path, as_version=4)
+    # JupyterLab names the notebook to its kernel so; the course's words for an error reread this lecture.
+    monkeypatch.setenv("JPY_SESSION_NAME", str(path))
     start = time.perf_counter()
     # A fresh kernel per lecture, started cold, as Jupyter, Colab and a site build without this run start one:
     # the site shows this run. (A kernel forked warm for grading imported JAX before IPython, so JAX prints
@@ -119,11 +121,16 @@ def test_lecture_runs_top_to_bottom(path, capsys):
     # them as coloured text whose contrast fails WCAG (axe-core, tests/site), so lectures print without colour.
     coloured = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and any(map(_coloured, c.outputs))]
     assert not coloured, f"cells {coloured} print ANSI colour codes: e.g. jaxpr.pretty_print(use_color=False)"
-    # A tag left on a cell that no longer fails would mislead the reader.
+    # A tag left on a cell that no longer fails would mislead the reader; a cell meant to fail shows the mistake
+    # it makes in the course's words, with a section of this lecture to reread.
     for cell in nb.cells:
         if "raises-exception" in cell.metadata.get("tags", []):
-            assert any(o.output_type == "error" for o in cell.outputs), (
-                f"tagged to raise but did not: {cell.source[:80]}"
+            errors = [o for o in cell.outputs if o.output_type == "error"]
+            assert errors, f"tagged to raise but did not: {cell.source[:80]}"
+            shown = f"{errors[0].evalue}\n" + "\n".join(errors[0].traceback)
+            assert "What it means:" in shown and "Try:" in shown, f"no course words for: {cell.source[:80]}"
+            assert f"Reread: {_relative(path)}#" in shown, (
+                f"{cell.source[:80]!r} rereads {shown.split('Reread: ')[-1].splitlines()[0]!r}, not this lecture"
             )
     # The site shows this run (`make site`), rather than running the lecture again.
     lecture_runs.store(path, nb, seconds)

@@ -61,7 +61,7 @@ VARIANTS = {
             "    return params, jnp.stack(losses)\n",
         },
         "loses": {"test_train"},
-        "says": ["should fall"],
+        "says": ["should fall", "p - lr * g", "Reread:"],
     },
     # Records the loss after each step, not before it: the curve is shifted by one step.
     "train_loss_after_step": {
@@ -189,7 +189,37 @@ VARIANTS = {
     "hvp_grad_of_vector": {
         "answers": {"hvp": "def hvp(f, x, v):\n    return jax.grad(lambda x: jax.grad(f)(x) * v)(x)\n"},
         "loses": {"test_hvp", "test_hvp_memory"},
-        "says": ["scalar-output", "return a scalar"],
+        "says": ["scalar-output", "jax.jvp(jax.grad(f), (x,), (v,))", "Reread:"],
+    },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # The Hessian-vector product as the gradient of the gradient: grad of an array.
+    "hvp_grad_of_grad": {
+        "answers": {"hvp": "def hvp(f, x, v):\n    return jax.grad(jax.grad(f))(x) @ v\n"},
+        "loses": {"test_hvp", "test_hvp_memory"},
+        "says": ["scalar-output", "jax.jvp(jax.grad(f), (x,), (v,))", "Reread:"],
+    },
+    # The gradients alone, where the test unpacks the loss and the gradients: Python's unpacking error.
+    "tree_grad_alone": {
+        "answers": {"tree": "def loss_and_grads(loss, params, X, y):\n    return jax.grad(loss)(params, X, y)\n"},
+        "loses": {"test_tree"},
+        "says": ["values to unpack", "jax.value_and_grad(loss)(params, X, y)", "Reread:"],
+    },
+    # A function handed to grad that returns the loss and more: has_aux is the way.
+    "tree_loss_with_extra": {
+        "answers": {
+            "tree": "def loss_and_grads(loss, params, X, y):\n"
+            "    value_and_params = lambda p: (loss(p, X, y), p)\n"
+            "    grads = jax.grad(value_and_params)(params)\n"
+            "    return loss(params, X, y), grads\n",
+        },
+        "loses": {"test_tree"},
+        "says": ["has_aux", "Reread:"],
+    },
+    # The function's name misspelt in its answer cell: the test's NameError.
+    "grads_misspelt": {
+        "answers": {"grads": "def grad_xy(f, x, y):\n    return jax.grad(f, argnums=(0, 1))(x, y)\n"},
+        "loses": {"test_grads"},
+        "says": ["grads_xy", "spelling", "Reread:"],
     },
     # NumPy's habit: compute everywhere, then zero the bad entries in place. JAX arrays are immutable.
     "nan_in_place": {

@@ -258,6 +258,42 @@ VARIANTS = {
         "bypass": "one program for the batch: lax.switch under vmap, or jnp.where, not a Python loop over it",
         "says": ["grows with the problem size", "Python loop over the batch"],
     },
+    # JAX's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # One switch for the whole batch, with an array of kinds: each element must choose its own branch.
+    "activate_switch_on_array": {
+        "answers": {
+            "activate": "def activate_all(xs, kinds):\n"
+            "    branches = [lambda x: jnp.maximum(x, 0.0), jnp.tanh, lambda x: x / (1.0 + jnp.abs(x))]\n"
+            "    return lax.switch(kinds, branches, xs)\n",
+        },
+        "loses": {"test_activate"},
+        "says": ["Branch index must be scalar", "jax.vmap(lambda x, k: lax.switch(k, branches, x))", "Reread:"],
+    },
+    # A scan step that returns the new state alone, where scan needs (carry, output).
+    "rnn_step_returns_state_only": {
+        "answers": {
+            "rnn": "def rnn(params, h0, xs):\n"
+            "    def step(h, x):\n"
+            "        return jnp.tanh(h @ params['W'] + x @ params['U'] + params['b'])\n"
+            "\n"
+            "    return lax.scan(step, h0, xs)\n",
+        },
+        "loses": {"test_rnn", "test_rnn_structure"},
+        "says": {"test_rnn": ["must be a pair", "return h, h", "Reread:"], "test_rnn_structure": ["must be a pair"]},
+    },
+    # A step whose carry starts as an int: the carry's type is fixed.
+    "collatz_float_carry": {
+        "answers": {
+            "collatz": "def collatz_steps(n):\n"
+            "    def step(state):\n"
+            "        m, count = state\n"
+            "        return jnp.where(m % 2 == 0, m / 2, 3 * m + 1), count + 1\n"
+            "\n"
+            "    return lax.while_loop(lambda state: state[0] != 1, step, (n, jnp.zeros_like(n)))[1]\n",
+        },
+        "loses": {"test_collatz"},
+        "says": ["must have equal types", "astype", "Reread:"],
+    },
     "activate_branches_swapped": {
         "answers": {
             "activate": "def activate_all(xs, kinds):\n"

@@ -60,12 +60,18 @@ def where_caught(nb: dict) -> dict[str, str]:
 
 
 def failures_read_well(nb: dict, where: str, findings: Findings) -> None:
-    """Every failure shows its message on its first line, none of the grader's frames, a CheckFailed in at most
-    15 lines."""
+    """Every failure shows its message on its first line, what to try and what to reread (an answer not yet
+    written says so instead), none of the grader's frames, a CheckFailed in at most 15 lines."""
     for cell in nb["cells"]:
         test = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or WHOLE_SET
         for error in (o for o in cell.get("outputs", []) if o["output_type"] == "error"):
             shown = strip_ansi("\n".join(error["traceback"]))
+            said = f"{error['evalue']}\n{shown}"
+            # A cell stopped at the time limit shows the pipeline's interrupt, whose words the report gives.
+            stopped = error["ename"] == "KeyboardInterrupt"
+            if not stopped and "not answered yet" not in said and not ("\nTry: " in said and "\nReread: " in said):
+                first = f"{error['ename']}: {error['evalue']}".splitlines()[0]
+                findings.add(test, f"{where}: its failure says no Try and Reread: {first[:120]!r}")
             if not shown.startswith(f"{error['ename']}:") and error["ename"] != "KeyboardInterrupt":
                 findings.add(test, f"{where}: its failure starts {shown[:80]!r}, not with its message")
             if "/autograder/" in shown:

@@ -147,6 +147,9 @@ def _new_gradebook(course_id: str) -> Path:
     with without_sqlalchemy_warnings():
         from nbgrader.api import Gradebook
 
+        # nbgrader runs `alembic` by name: this environment's, also when it is not activated (.venv/bin/jax-course).
+        if str(_BIN) not in os.environ.get("PATH", "").split(os.pathsep):
+            os.environ["PATH"] = f"{_BIN}{os.pathsep}{os.environ.get('PATH', '')}"
         folder = Path(tempfile.mkdtemp(prefix="jax-course-gradebook-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
         with Gradebook(f"sqlite:///{folder / 'gradebook.db'}", course_id):

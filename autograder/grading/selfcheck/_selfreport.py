@@ -194,7 +194,7 @@ def _error_message(cell: dict, cell_timeout: float, stopped: str | None) -> str:
             f"{value}: cell {stopped} was stopped after running longer than the limit of {cell_timeout:g} s per "
             f"cell, so what it defines does not exist; {NEVER_FINISHES}"
         )
-    if name == "NameError":
+    if name == "NameError" and "What it means:" not in value:  # the course's words say it already
         return f"{value}: run the cell with your answer first, or check the name you defined"
     return f"{name}: {value}" if name else ""
 
