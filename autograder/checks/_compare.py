@@ -38,8 +38,27 @@ def _kind(leaf: Any) -> str:
     return "python" if isinstance(leaf, (bool, int, float, complex)) else "array"
 
 
+class _Leaf:
+    """A leaf as a structure shows it: `float32[3]` for an array (`float32[]` for a scalar), else its type."""
+
+    def __init__(self, leaf: Any):
+        shape, dtype = getattr(leaf, "shape", None), getattr(leaf, "dtype", None)
+        known = shape is not None and dtype is not None
+        self.text = f"{dtype}[{','.join(map(str, shape))}]" if known else type(leaf).__name__
+
+    def __repr__(self) -> str:
+        return self.text
+
+
 def _describe(tree: Any) -> str:
-    text = str(jax.tree.structure(tree)).replace("PyTreeDef(", "", 1)
+    """The containers of `tree` with each leaf's dtype and shape: one array of shape (3,) is not three numbers."""
+    leaves, treedef = jax.tree.flatten(tree)
+    if len(leaves) <= 8:
+        try:
+            return repr(jax.tree.unflatten(treedef, [_Leaf(leaf) for leaf in leaves]))
+        except Exception:  # noqa: BLE001 - a custom node that cannot hold stand-ins: its plain structure
+            pass
+    text = str(treedef).replace("PyTreeDef(", "", 1)
     return text[:-1] if text.endswith(")") else text
 
 
