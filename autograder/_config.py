@@ -68,18 +68,20 @@ def grader_seed() -> int:
         raise ValueError(f"{GRADER_SEED} must be a whole number, got {value!r}") from None
 
 
-def kernel_seed(seed: int) -> int:
-    """The seed a grading kernel draws its hidden inputs from when `seed` grades.
+def kernel_seed(seed: int, secret: int | None = None) -> int:
+    """The seed a grading kernel draws its hidden inputs from when `seed` grades a course whose own secret is
+    `secret` (its `grader_seed.txt`).
 
     The verifier alone draws from `seed` itself: code in the kernel can read what the kernel is given,
     and with the verifier's inputs it could hand over a program that looks them up. So the kernel's seed is
-    a keyed hash (HMAC-SHA256) with `seed` as its key: from it, only a search over every possible `seed`
-    leads back, which a secret of 128 bits (`SECRET_BITS`, what a course's own seed file holds) puts out of
-    reach. The public seed hides nothing, so it serves both.
+    a keyed hash (HMAC-SHA256) keyed with the course's secret and `seed`: from it, only a search over every
+    possible key leads back, which a secret of 128 bits (`SECRET_BITS`) puts out of reach whatever seed the
+    instructor chose. The public seed hides nothing, so it serves both.
     """
     if seed == DEFAULT_SEED:
         return seed
-    digest = hmac.new(str(seed).encode(), b"jax-course: the seed of a grading kernel", hashlib.sha256).digest()
+    key = f"{seed}" if secret is None else f"{secret}:{seed}"
+    digest = hmac.new(key.encode(), b"jax-course: the seed of a grading kernel", hashlib.sha256).digest()
     return int.from_bytes(digest[:16], "little")
 
 
@@ -91,7 +93,7 @@ def short_seed(seed: int) -> bool:
 
 def kernel_references(folder: Path, seed: int) -> Path:
     """Where the references a grading kernel compares with are, beside those in `folder` recorded with `seed`."""
-    return folder if kernel_seed(seed) == seed else folder / KERNEL_REFERENCES
+    return folder if seed == DEFAULT_SEED else folder / KERNEL_REFERENCES
 
 
 def timing_mode() -> str:

@@ -18,7 +18,7 @@ import shutil
 
 import nbformat
 
-from autograder._verified import in_the_kernel
+from autograder._verified import CELL_KEY, in_the_kernel
 
 from support import solution_sources, test_points
 from variants import VARIANTS
@@ -92,6 +92,13 @@ def _duplicate(cells):
         cells.index(_by_id(cells, "test_affine")),
         nbformat.from_dict(json.loads(json.dumps(_by_id(cells, "test_affine")))),
     )
+
+
+def _forged_hand_over(cells):
+    """The course's hand-over key, copied onto an honest answer, a passing test and a failing one: taken for the
+    grader's own cells, they would be deleted from the graded notebook and the feedback."""
+    for grade_id in ("pure", "test_pure", "test_affine"):
+        _by_id(cells, grade_id).metadata.update({CELL_KEY: "test_affine", "jax_course_grader": "a guess"})
 
 
 def _enormous(cells):
@@ -296,6 +303,13 @@ CASES: dict[str, dict] = {
     "unlocks the tests as answers": dict(answers={}, edit=_edit_cells(_unlock), deserved=0.0),
     "duplicates a graded cell": dict(answers=REFERENCE, edit=_edit_cells(_duplicate), deserved=FULL),
     "tens of MB of outputs": dict(answers=REFERENCE, edit=_edit_cells(_enormous), deserved=FULL),
+    "copies the grader's hand-over mark onto its own cells": dict(
+        answers=attack(""),
+        edit=_edit_cells(_forged_hand_over),
+        deserved=HONEST_POINTS,
+        stock_gets=HONEST_POINTS,
+        ours_gets=HONEST_POINTS,
+    ),
     # Not an attack: honest work that makes a library warn (nbgrader gives 0 to a test cell that writes
     # to stderr), as scikit-learn's ConvergenceWarning or Flax's deprecations do.
     "a correct answer that makes JAX warn": dict(

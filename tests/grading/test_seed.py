@@ -26,7 +26,7 @@ from autograder._config import (
     kernel_seed,
     short_seed,
 )
-from autograder.grading.references._seed import SEED_FILE, SeedError, course_seed, for_grading
+from autograder.grading.references._seed import SEED_FILE, GradingSeed, SeedError, course_seed, for_grading
 
 from support import VENV_BIN, make_course, read_scores, solution_sources, submit, test_points
 from variants import VARIANTS
@@ -54,14 +54,28 @@ def test_a_course_seed_is_made_once_kept_private_and_never_the_public_one(tmp_pa
 def test_a_course_seed_is_a_secret_no_search_finds_and_the_kernels_seed_does_not_lead_back_to_it(tmp_path):
     seed, _ = course_seed(tmp_path)
     assert seed.bit_length() > 96 and not short_seed(seed)
-    kernel = kernel_seed(seed)
-    # A keyed hash with the seed as its key: as wide as the secret, and no arithmetic relation a kernel could undo.
-    assert kernel != seed and kernel.bit_length() > 96 and kernel_seed(seed + 1) != kernel
+    kernel = kernel_seed(seed, seed)
+    # A keyed hash with the course's secret and the seed as its key: as wide as the secret, and no arithmetic
+    # relation a kernel could undo.
+    assert kernel != seed and kernel.bit_length() > 96 and kernel_seed(seed + 1, seed) != kernel
     assert kernel == int.from_bytes(
-        hmac.new(str(seed).encode(), b"jax-course: the seed of a grading kernel", hashlib.sha256).digest()[:16],
+        hmac.new(f"{seed}:{seed}".encode(), b"jax-course: the seed of a grading kernel", hashlib.sha256).digest()[:16],
         "little",
     )
-    assert kernel_seed(DEFAULT_SEED) == DEFAULT_SEED and not short_seed(DEFAULT_SEED)
+    assert kernel_seed(DEFAULT_SEED, seed) == DEFAULT_SEED and not short_seed(DEFAULT_SEED)
+
+
+@pytest.mark.unit
+def test_a_short_seed_an_instructor_chose_cannot_be_searched_from_the_kernel_s_seed(tmp_path, monkeypatch):
+    """The kernel's seed is keyed with the course's secret too: trying every short seed finds nothing."""
+    monkeypatch.setenv(GRADER_SEED, "42")
+    secret, _ = course_seed(tmp_path)
+    graded = GradingSeed(42, "set by the instructor", secret=secret)
+    assert graded.for_kernels == kernel_seed(42, secret) != kernel_seed(42)
+    assert graded.kernel_environment()[GRADER_SEED] == str(graded.for_kernels)
+    assert graded.for_kernels not in {kernel_seed(guess) for guess in range(1000)}
+    (tmp_path / "another").mkdir()
+    assert kernel_seed(42, course_seed(tmp_path / "another")[0]) != graded.for_kernels  # each course its own
 
 
 @pytest.mark.unit
@@ -72,7 +86,7 @@ def test_a_short_grading_seed_is_warned_about_once_with_how_to_replace_it(tmp_pa
     with caplog.at_level(logging.WARNING, logger=LOG.name):
         for _ in range(2):
             for_grading(tmp_path, quiet, ASSIGNMENT, LOG)
-    said = [r.getMessage() for r in caplog.records if "could find it by trying every seed" in r.getMessage()]
+    said = [r.getMessage() for r in caplog.records if "could guess it by trying every seed" in r.getMessage()]
     assert len(said) == 1 and "grader_seed.txt holds a grading seed of 21 bits" in said[0]
     assert "secrets.randbits(128)" in said[0]
 
@@ -103,13 +117,15 @@ def test_only_an_assignment_that_uses_the_checks_has_hidden_inputs(tmp_path, mon
 
 
 @pytest.mark.unit
-def test_a_seed_set_in_the_environment_grades_and_no_course_seed_is_made(tmp_path, monkeypatch):
+def test_a_seed_set_in_the_environment_grades_and_the_course_keeps_its_secret_for_the_kernels(tmp_path, monkeypatch):
     monkeypatch.setenv(GRADER_SEED, "1234")
     source = _notebook(tmp_path / "source", "import autograder as ag")
     seed = for_grading(tmp_path, source, ASSIGNMENT, LOG)
     assert seed is not None and seed.seed == 1234 and seed.references is None
     assert seed.describe() == f"seed 1234 (set by {GRADER_SEED})"
-    assert not (tmp_path / SEED_FILE).exists()
+    # The course's file holds the secret the kernels' seed is derived with, not the seed that grades.
+    secret, made = course_seed(tmp_path)
+    assert not made and seed.secret == secret != 1234 and seed.for_kernels == kernel_seed(1234, secret)
 
 
 # Prepended to an answer cell: what code in a grading kernel can find of the grader's secrets, into found.json
@@ -147,7 +163,7 @@ def _snooped(course: Path, student: str, seed: int) -> None:
     assert {path: found[path] for path in SECRETS} == dict.fromkeys(SECRETS, "PermissionError"), found
     assert found["writes the gradebook"] == "PermissionError"
     assert (
-        found["seed"] == str(kernel_seed(seed))
+        found["seed"] == str(kernel_seed(seed, seed))
         and f"JAXCOURSE_GRADER_SEED={seed}" not in found["seeds in environments"]
     )
 
@@ -200,7 +216,7 @@ def test_grading_with_no_seed_set_uses_a_new_course_seed_and_says_so(tmp_path):
     # The kernel's own, from the seed derived for it: the verifier's seed and references never reach it.
     for path in (course / "grading" / "references" / KERNEL_REFERENCES / ASSIGNMENT).glob("*.npz"):
         with np.load(path) as kernels:
-            assert json.loads(str(kernels["__meta__"]))["seed"] == kernel_seed(seed) != seed
+            assert json.loads(str(kernels["__meta__"]))["seed"] == kernel_seed(seed, seed) != seed
     _snooped(course, "hardcoded", seed)
 
     scores = read_scores(course, ASSIGNMENT)
@@ -239,11 +255,11 @@ def test_solutions_that_fail_to_record_stop_grading_with_the_reason_and_none_nee
     seed = for_grading(tmp_path, quiet, ASSIGNMENT, LOG)
     assert seed is not None and seed.compiled is not None
     assert seed.for_each_notebook(ASSIGNMENT) == {
-        "seed": kernel_seed(seed.seed),
+        "seed": kernel_seed(seed.seed, seed.seed),
         "references": {},
         "compiled": str(seed.compiled),
     }
-    assert kernel_seed(seed.seed) != seed.seed
+    assert seed.for_kernels != seed.seed
     # References recorded before kernels had their own are recorded again.
     kernels = tmp_path / "grading" / "references" / KERNEL_REFERENCES / ASSIGNMENT
     assert kernels.is_dir()

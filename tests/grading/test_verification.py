@@ -41,6 +41,19 @@ def test_the_hand_over_cells_come_out_with_what_they_displayed():
     assert [c.metadata["nbgrader"]["grade_id"] for c in nb.cells] == ["softmax", "test_softmax", "test_timing"]
 
 
+def test_the_course_s_key_copied_onto_a_submission_s_cells_makes_no_hand_over_of_them():
+    nb = _notebook()
+    forged = {"grade_id": "test_softmax", "calls": [{"program": "AAAA"}]}
+    for cell in nb.cells:  # an answer cell and a failing test cell, marked as the grader marks its own
+        cell.metadata[CELL_KEY] = "test_softmax"
+        cell.metadata["jax_course_grader"] = "a guess"
+        cell.outputs = [new_output("display_data", data={MIME: forged})]
+    nb = _verification.add_hand_overs(nb, "01_arrays")
+    assert [_verification.hand_over_of(c) for c in nb.cells] == [None, None, "test_softmax", None]
+    assert _verification.take_hand_overs(nb) == {}  # the grader's own cell displayed nothing
+    assert [c.metadata["nbgrader"]["grade_id"] for c in nb.cells] == ["softmax", "test_softmax", "test_timing"]
+
+
 def test_a_hand_over_for_another_test_or_too_large_is_dropped(monkeypatch):
     nb = _verification.add_hand_overs(_notebook(), "01_arrays")
     nb.cells[2].outputs = [new_output("display_data", data={MIME: {"grade_id": "test_pairwise", "calls": []}})]

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from ..._config import (
+    DEFAULT_SEED,
     GRADER_SEED,
     PACKAGE_REFERENCES,
     RECORD_REFERENCES,
@@ -89,8 +90,11 @@ def record_references(
     notebook = (source or root / "solutions") / assignment / f"{assignment}.ipynb"
     seed = grader_seed()
     target = _record(notebook, assignment, into, timeout, required)
-    if kernel_seed(seed) != seed:
-        with environment_with({GRADER_SEED: str(kernel_seed(seed))}):
+    if seed != DEFAULT_SEED:  # derived with the course's own secret, as grading derives it
+        from ._seed import course_seed
+
+        for_kernels = kernel_seed(seed, course_seed(root)[0])
+        with environment_with({GRADER_SEED: str(for_kernels)}):
             _record(notebook, assignment, kernel_references(into, seed), timeout, required)
     record_tests(assignment, root, into, source)
     return target

@@ -5,8 +5,9 @@ the reference outputs are the environment's (`jax-course references` re-records 
 course gets a seed of its own at its first grading, kept in `grader_seed.txt` beside the gradebook
 (never committed), and the reference outputs are recorded from the solutions with it into
 `grading/references/`, again whenever the seed or a solution notebook changes. The grading kernel gets
-another seed, derived from that one, and its own references (`kernel_seed`): only the verifier, which no
-student code runs in, draws from the seed itself (`autograder/INTEGRITY.md`). Only an assignment
+another seed, derived from that one with the course's own secret (the same file, made in either case), and its
+own references (`kernel_seed`): only the verifier, which no student code runs in, draws from the seed itself
+(`autograder/INTEGRITY.md`). Only an assignment
 whose notebooks use the checks (they import `autograder`) has hidden inputs.
 """
 
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..._config import (
+    DEFAULT_SEED,
     GRADER_SEED,
     REFERENCES,
     SECRET_BITS,
@@ -54,6 +56,12 @@ class GradingSeed:
     origin: str
     references: Path | None = None  # holds ASSIGNMENT/*.npz recorded with `seed`; None: the environment's
     compiled: Path | None = None  # the programs compiled for every kernel (`_compiled.py`), if any
+    secret: int | None = None  # the course's own secret, which the kernel's seed is derived with
+
+    @property
+    def for_kernels(self) -> int:
+        """The seed a grading kernel draws from (`kernel_seed`)."""
+        return kernel_seed(self.seed, self.secret)
 
     def describe(self) -> str:
         """For the report and the log: which seed, and why that one."""
@@ -61,8 +69,7 @@ class GradingSeed:
 
     def kernel_environment(self) -> dict[str, str]:
         """What a grading kernel is given: the kernel's seed and references, never the verifier's."""
-        seed = kernel_seed(self.seed)
-        env = {GRADER_SEED: str(seed), REFERENCES: str(self._kernel_references())}
+        env = {GRADER_SEED: str(self.for_kernels), REFERENCES: str(self._kernel_references())}
         return {**env, **read_only(self.compiled)} if self.compiled else env
 
     def verifier_environment(self) -> dict[str, str]:
@@ -76,7 +83,7 @@ class GradingSeed:
         """The folders a grading kernel may not touch (`$JAXCOURSE_PROTECTED`): the course's, which holds
         the gradebook, every submission and this seed's file, and the verifier's references wherever they are."""
         folders = [root]
-        if kernel_seed(self.seed) != self.seed:
+        if self.for_kernels != self.seed:
             folders.append(self.references or references_dir())
         return os.pathsep.join(str(folder.resolve()) for folder in folders)
 
@@ -88,7 +95,7 @@ class GradingSeed:
         seed, and the reference outputs recorded with it (`ASSIGNMENT/NAME.npz` to their bytes)."""
         files = sorted((self._kernel_references() / assignment).glob("*.npz"))
         references = {f"{assignment}/{path.name}": path.read_bytes() for path in files}
-        return {"seed": kernel_seed(self.seed), "references": references, "compiled": str(self.compiled or "")}
+        return {"seed": self.for_kernels, "references": references, "compiled": str(self.compiled or "")}
 
 
 def course_seed(root: Path) -> tuple[int, bool]:
@@ -117,8 +124,9 @@ def _say_if_short(seed: int, where: str, log: logging.Logger) -> None:
     """Warn, once a process, that a grading seed is short enough for a submission's code to search for it."""
     if short_seed(seed):
         log.warning(
-            "%s a grading seed of %d bits: a submission's code could find it by trying every seed (the kernel's "
-            "seed is derived from it), and with it the verifier's hidden inputs. Use a secret of %d random bits "
+            "%s a grading seed of %d bits: a submission's code could guess it by trying every seed (the kernel's "
+            "seed does not lead back to it, being derived with the course's secret, but the seed itself is short), "
+            "and with it the verifier's hidden inputs. Use a secret of %d random bits "
             "(python -c 'import secrets; print(secrets.randbits(%d))'), then record its references again "
             "(`jax-course references`; a course's own seed file is recorded again by itself when replaced).",
             where, max(seed.bit_length(), 1), SECRET_BITS, SECRET_BITS,
@@ -170,7 +178,17 @@ def grading_seed(root: Path, source: Path, assignment: str, log: logging.Logger)
 def _seed_with_references(root: Path, source: Path, assignment: str, notebooks: list[Path], log) -> GradingSeed:
     if os.environ.get(GRADER_SEED, "").strip():
         _say_if_short(grader_seed(), f"{GRADER_SEED} holds", log)
-        return GradingSeed(grader_seed(), f"set by {GRADER_SEED}")
+        if grader_seed() == DEFAULT_SEED:  # the public seed hides nothing: no secret to keep
+            return GradingSeed(grader_seed(), f"set by {GRADER_SEED}")
+        secret, made = course_seed(root)  # the course's own, which the kernels' seed is derived with
+        if made:
+            log.warning(
+                "Made this course's secret in %s: the grading kernels' seed is derived from %s with it. Keep that "
+                "file with the gradebook and never commit it.",
+                root / SEED_FILE,
+                GRADER_SEED,
+            )
+        return GradingSeed(grader_seed(), f"set by {GRADER_SEED}", secret=secret)
     seed, made = course_seed(root)
     _say_if_short(seed, f"{root / SEED_FILE} holds", log)
     if made:
@@ -184,7 +202,7 @@ def _seed_with_references(root: Path, source: Path, assignment: str, notebooks: 
     # The kernel's seed too: references recorded for a kernel seed derived another way are recorded again.
     stamp = {
         "seed": seed,
-        "kernel_seed": kernel_seed(seed),
+        "kernel_seed": kernel_seed(seed, seed),
         "solutions": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in notebooks},
     }
     recorded = references / assignment / _RECORDED_WITH
@@ -211,7 +229,7 @@ def _seed_with_references(root: Path, source: Path, assignment: str, notebooks: 
                 f"{GRADER_SEED} set to a seed whose references you recorded (`jax-course references`)."
             ) from None
         recorded.write_text(json.dumps(stamp, indent=1) + "\n")
-    return GradingSeed(seed, f"this course's own seed, in {SEED_FILE}", references)
+    return GradingSeed(seed, f"this course's own seed, in {SEED_FILE}", references, secret=seed)
 
 
 def remember(root: Path, assignment: str, seed: GradingSeed) -> None:

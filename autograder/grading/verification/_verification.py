@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,12 @@ from ..._passes import MARK
 from ..._verified import CELL_KEY, MIME, hand_over_source, problems
 from .._cells import grade_id_if_test
 from ._verifier import Verifier, borrow, give_back
+
+# What tells the grader's own hand-over cells from a submission's: a secret of this grading process, put in
+# their metadata as they are added. A cell's metadata is the student's to write, so the key alone, copied onto
+# an answer or a test cell, would have the grader delete that cell from the graded notebook and the feedback.
+_OURS_KEY = "jax_course_grader"
+_OURS = secrets.token_hex(16)
 
 # What one notebook may hand over in all: a good answer's programs are kilobytes.
 MAX_HANDED_BYTES = 16_000_000
@@ -42,14 +49,22 @@ def add_hand_overs(nb: Any, assignment: str) -> Any:
         cells.append(cell)
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         if cell.get("cell_type") == "code" and grade_id in verified:
-            cells.append(new_code_cell(hand_over_source(assignment, grade_id), metadata={CELL_KEY: grade_id}))
+            metadata = {CELL_KEY: grade_id, _OURS_KEY: _OURS}
+            cells.append(new_code_cell(hand_over_source(assignment, grade_id), metadata=metadata))
     nb.cells = cells
     return nb
 
 
+def hand_over_of(cell: Any) -> str | None:
+    """The grade id whose answer `cell` hands over, if it is one the grader added (None for any other cell,
+    one with the course's key copied onto it included)."""
+    metadata = cell.get("metadata", {})
+    return metadata.get(CELL_KEY) if metadata.get(_OURS_KEY) == _OURS else None
+
+
 def _displayed(cell: Any) -> list[dict]:
     """What a hand-over cell displayed for its own grade id (nothing, for any other cell)."""
-    grade_id = cell.get("metadata", {}).get(CELL_KEY)
+    grade_id = hand_over_of(cell)
     payloads = [output.get("data", {}).get(MIME) for output in cell.get("outputs", [])]
     return [p for p in payloads if grade_id is not None and isinstance(p, dict) and p.get("grade_id") == grade_id]
 
@@ -59,7 +74,7 @@ def take_hand_overs(nb: Any) -> dict[str, Any]:
     handed: dict[str, Any] = {}
     kept, size = [], 0
     for cell in nb.cells:
-        grade_id = cell.get("metadata", {}).get(CELL_KEY)
+        grade_id = hand_over_of(cell)
         if grade_id is None:
             kept.append(cell)
             continue
@@ -93,9 +108,9 @@ def verify_as_handed(verifier: Verifier) -> Callable[..., None]:
     def hook(cell: Any, **_: Any) -> None:
         if (test := _failed(cell)) is not None:
             failed.add(test)
-        grade_id = cell.get("metadata", {}).get(CELL_KEY)  # a hand-over cell's test
+        grade_id = hand_over_of(cell)  # a hand-over cell's test
         shown = _displayed(cell)
-        if shown and grade_id not in timed and grade_id not in failed:  # `take_hand_overs` keeps the last shown
+        if shown and grade_id is not None and grade_id not in timed and grade_id not in failed:  # `take_hand_overs` keeps the last shown
             verifier.ahead(grade_id, shown[-1].get("calls"))
 
     return hook
