@@ -43,8 +43,10 @@ class _Leaf:
 
     def __init__(self, leaf: Any):
         shape, dtype = getattr(leaf, "shape", None), getattr(leaf, "dtype", None)
-        known = shape is not None and dtype is not None
-        self.text = f"{dtype}[{','.join(map(str, shape))}]" if known else type(leaf).__name__
+        if shape is not None and dtype is not None:
+            self.text = f"{dtype}[{','.join(map(str, shape))}]"
+        else:
+            self.text = type(leaf).__name__
 
     def __repr__(self) -> str:
         return self.text

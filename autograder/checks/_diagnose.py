@@ -76,18 +76,21 @@ def at_running_test(error: BaseException, test: tuple[str, str, str | None] | No
 
 def meaning(error: BaseException, tb: types.TracebackType | None = None) -> tuple[Mistake, str | None]:
     """What `error` means where it was raised, and the section to reread (None: the mistake's own): the test's
-    own words for it (`raises/SET.toml`), else a classic JAX mistake, else the kind of Python error, else what any
-    error from JAX or from the learner's code means; the test's section for all but a classic mistake."""
+    own words for it (`raises/SET.toml`), else a classic JAX mistake, else the kind of Python error (JAX's calls
+    of the learner's functions included), else what any error from JAX or from the learner's code means; the
+    test's section for all but a classic mistake."""
     test = running_test(tb)
     section = test[2] if test else None
     if mistake := at_running_test(error, test):
         return mistake, None
     if mistake := mistake_of(error):
         return mistake, None
+    # A Python error JAX raised, calling a function of the learner's, is still that kind of mistake.
+    if mistake := mistake_of(error, PYTHON):
+        return mistake, section
     if _from_jax(error):
         return FROM_JAX, section
-    fallback = TEST_ASSERTION if test and isinstance(error, AssertionError) else ANY_ERROR
-    return mistake_of(error, PYTHON) or fallback, section
+    return (TEST_ASSERTION if test and isinstance(error, AssertionError) else ANY_ERROR), section
 
 
 _COLLECTIVE = re.compile(r"\b(psum|pmean|pmax|pmin|psum_scatter|all_gather|all_to_all|ppermute|axis_index)\s*\(")

@@ -553,13 +553,25 @@ PYTHON = (
     Mistake(
         "A call with arguments the function does not take",
         "a function is called with arguments its definition does not take: the test calls your function as the "
-        "problem states it, so a changed `def` line (other names, order or number of arguments) breaks the call.",
-        "keep the `def` line the answer cell gave you (its name and its arguments); where a call to one of JAX's "
-        "functions fails, compare it with the lecture's call.",
+        "problem states it, and JAX calls a function you hand it with the arguments it passes (fori_loop's body "
+        "gets (i, carry), while_loop's cond and body the carry alone, scan's step (carry, x), jax.tree.map's "
+        "function one leaf of each tree).",
+        "compare the failing call with the function's `def` line: keep the one the answer cell gave you, and give a "
+        "function you hand to JAX the arguments the lecture's example takes.",
         _PROBLEM,
         "TypeError: f() missing 1 required positional argument: 'y'",
         says=r"missing \d+ required (positional|keyword-only) argument|takes \d+ positional arguments? but|"
         r"takes from \d+ to \d+ positional|got an unexpected keyword argument|got multiple values for argument",
+    ),
+    Mistake(
+        "The truth of a whole array",
+        "Python needs one True or False, and gets an array of many: `and`, `or`, `not`, a chained comparison "
+        "(0 <= i < n) or an `if` on an array with more than one element.",
+        "combine comparisons element by element with & and | in parentheses, e.g. (i >= 0) & (i < n); where one "
+        "answer for the whole array is meant, reduce it with jnp.all(...) or jnp.any(...).",
+        _PROBLEM,
+        "ValueError: The truth value of an array with more than one element is ambiguous.",
+        says=r"truth value of an array with more than one element is ambiguous",
     ),
     Mistake(
         "A value called as a function",
