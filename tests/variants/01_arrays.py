@@ -280,4 +280,44 @@ VARIANTS = {
         "loses": {"test_softmax_stable"},
         "says": ["nan", "overflow (exp of large numbers)"],
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # The function's name spelt the British way in its answer cell: the test's NameError.
+    "standardize_misspelt": {
+        "answers": {
+            "standardize": "def standardise(x):\n"
+            "    x = jnp.asarray(x, dtype=jnp.float32)\n"
+            "    return (x - x.mean(axis=0)) / x.std(axis=0)\n",
+        },
+        "loses": {"test_standardize"},
+        "says": ["standardize", "spelling", "Reread:"],
+    },
+    # A chained comparison, 0 <= idx < len(x), asks Python for one truth value of a whole array of indices.
+    "safe_take_chained_comparison": {
+        "answers": {
+            "safe_take": "def safe_take(x, idx, fill_value):\n"
+            "    inside = 0 <= idx < x.shape[0]\n"
+            "    return jnp.where(inside, x[jnp.clip(idx, 0, x.shape[0] - 1)], fill_value).astype(x.dtype)\n",
+        },
+        "loses": {"test_safe_take"},
+        "says": ["(idx >= 0) & (idx < x.shape[0])", "Reread:"],
+    },
+    # The expansion |x|^2 + |y|^2 - 2 x.y with the norms added as they are: shapes (n,) and (m,) do not broadcast.
+    "pairwise_norms_not_broadcast": {
+        "answers": {
+            "pairwise": "def pairwise_sq_dists(x, y):\n"
+            "    return jnp.sum(x**2, axis=1) + jnp.sum(y**2, axis=1) - 2 * x @ y.T\n",
+        },
+        "loses": {"test_pairwise", "test_pairwise_speed"},
+        "says": {"test_pairwise": ["incompatible shapes for broadcasting", "[:, None]", "Reread:"]},
+    },
+    # The row maxima and sums without keepdims=True: shape (rows,) does not broadcast against (rows, columns).
+    "softmax_no_keepdims": {
+        "answers": {
+            "softmax": "def softmax(x):\n"
+            "    e = jnp.exp(x - jnp.max(x, axis=-1))\n"
+            "    return e / jnp.sum(e, axis=-1)\n",
+        },
+        "loses": {"test_softmax", "test_softmax_stable"},
+        "says": ["keepdims=True", "Reread:"],
+    },
 }

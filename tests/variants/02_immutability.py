@@ -215,4 +215,39 @@ VARIANTS = {
         "loses": set(),
         "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # .at[idx] assigned into, as NumPy's x[idx] = ...: the helper is not a place to write into.
+    "scatter_add_assigns_to_at": {
+        "answers": {
+            "scatter_add": "def scatter_add(x, idx, values):\n    x.at[idx] = x[idx] + values\n    return x\n",
+        },
+        "loses": {"test_scatter_add"},
+        "says": ["x.at[idx].add(values)", "Reread:"],
+    },
+    # The whole dicts in arithmetic, as if they were arrays: Python's TypeError.
+    "sgd_whole_dicts": {
+        "answers": {"sgd_update": "def sgd_update(params, grads, lr):\n    return params - lr * grads\n"},
+        "loses": {"test_sgd_update", "test_sgd_pure"},
+        "says": ["jax.tree.map(lambda p, g", "Reread:"],
+    },
+    # jax.tree.map given params alone, with a function of two leaves: the lambda's missing argument.
+    "sgd_tree_map_one_tree": {
+        "answers": {
+            "sgd_update": "def sgd_update(params, grads, lr):\n"
+            "    return jax.tree.map(lambda p, g: p - lr * g, params)\n",
+        },
+        "loses": {"test_sgd_update", "test_sgd_pure"},
+        "says": ["one leaf of each tree", "params, grads)", "Reread:"],
+    },
+    # A chained comparison, 0 <= bins < n_bins, asks Python for one truth value of a whole array of bins.
+    "bins_chained_comparison": {
+        "answers": {
+            "count_in_bins": "def count_in_bins(bins, n_bins):\n"
+            "    valid = 0 <= bins < n_bins\n"
+            "    counts = jnp.zeros(n_bins, dtype=jnp.int32)\n"
+            "    return counts.at[jnp.where(valid, bins, n_bins)].add(1, mode='drop')\n",
+        },
+        "loses": {"test_count_in_bins"},
+        "says": ["(bins >= 0) & (bins < n_bins)", "Reread:"],
+    },
 }

@@ -118,4 +118,36 @@ VARIANTS = {
         "loses": set(),
         "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # The product the wrong way round: x @ W, whose inner dimensions differ.
+    "affine_operands_swapped": {
+        "answers": {"affine": "def affine(W, x, b):\n    return x @ W + b\n"},
+        "loses": {"test_affine", "test_affine_jaxpr"},
+        "says": ["W @ x", "Reread:"],
+    },
+    # The counter turned into a Python int, as the impure version had it: under jit it is traced.
+    "pure_int_counter": {
+        "answers": {
+            "pure": "def scale_by_calls_pure(calls, x):\n    calls = int(calls) + 1\n    return calls, x * calls\n",
+        },
+        "loses": {"test_pure", "test_pure_check"},
+        "says": {
+            "test_pure": ["int(calls)", "calls = calls + 1", "Reread:"],
+            "test_pure_check": ["cannot be traced", "Reread:"],
+        },
+    },
+    # The input kept as a NumPy copy instead of a tracer: under jit it has no values to copy.
+    "leak_stores_numpy_copy": {
+        "answers": {
+            "leak": "class FixedModel(Model):\n"
+            "    def apply(self, x):\n"
+            "        self.calls += 1\n"
+            "        y = x * self.scale\n"
+            "        self.last_input = np.asarray(x)\n"
+            "        z = jnp.tanh(y)\n"
+            "        return z, x\n",
+        },
+        "loses": {"test_leak"},
+        "says": ["beside the result", "return z, x", "Reread:"],
+    },
 }

@@ -302,4 +302,40 @@ VARIANTS = {
         "loses": set(),
         "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # fori_loop's body written with the value alone: fori_loop calls it with the index too.
+    "logistic_fori_body_without_index": {
+        "answers": {
+            "logistic": "@partial(jax.jit, static_argnames='steps')\n"
+            "def logistic_map(x, r, steps):\n"
+            "    return lax.fori_loop(0, steps, lambda x: r * x * (1.0 - x), x)\n",
+        },
+        "loses": {"test_logistic", "test_logistic_speed"},
+        "says": ["lambda i, x", "Reread:"],
+    },
+    # The padding dropped with a boolean mask inside the jitted function: a shape that depends on n.
+    "padded_boolean_mask": {
+        "answers": {
+            "padded": "@jax.jit\n"
+            "def _energy(padded, n):\n"
+            "    x = padded[jnp.arange(padded.shape[0]) < n]\n"
+            "    return jnp.sum((x - jnp.mean(x)) ** 2)\n\n\n"
+            "def masked_energy(x):\n"
+            "    x = np.asarray(x, dtype=np.float32)\n"
+            "    size = 16 if len(x) <= 16 else 64\n"
+            "    return _energy(np.pad(x, (0, size - len(x))), np.int32(len(x)))\n",
+        },
+        "loses": {"test_padded", "test_padded_compiles"},
+        "says": ["jnp.where(mask, x, fill)", "Reread:"],
+    },
+    # while_loop's functions written with the pair's parts as arguments: while_loop passes the carry whole.
+    "gcd_while_loop_two_arguments": {
+        "answers": {
+            "gcd": "def gcd(a, b):\n"
+            "    a, _ = lax.while_loop(lambda a, b: b != 0, lambda a, b: (b, a % b), (a, b))\n"
+            "    return a\n",
+        },
+        "loses": {"test_gcd", "test_gcd_structure"},
+        "says": ["one argument, the whole carry", "state[1] != 0", "Reread:"],
+    },
 }

@@ -177,4 +177,37 @@ VARIANTS = {
         "loses": set(),
         "alternative": "the reference answers with jax_enable_x64 switched on for the whole notebook",
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # One vmap over both: it pairs X[i] with Y[i], and X and Y have different numbers of rows.
+    "all_pairs_one_vmap": {
+        "answers": {"pairwise": "def all_pairs(f, X, Y):\n    return jax.vmap(f)(X, Y)\n"},
+        "loses": {"test_pairwise", "test_pairwise_speed"},
+        "says": {
+            "test_pairwise": ["inconsistent sizes", "X[i] with Y[i]", "in_axes=(None, 0)", "Reread:"],
+            "test_pairwise_speed": ["inconsistent sizes", "X[i] with Y[i]", "Reread:"],
+        },
+    },
+    # all_pairs jitted as it is: it still takes f first, and the test calls pairwise_cosine(X, Y).
+    "pairwise_jit_all_pairs": {
+        "answers": {"pairwise_cosine": "pairwise_cosine = jax.jit(all_pairs)\n"},
+        "loses": {"test_pairwise_speed"},
+        "says": ["all_pairs(cosine, X, Y)", "Reread:"],
+    },
+    # in_axes with an entry for two of score's three arguments.
+    "scores_in_axes_too_short": {
+        "answers": {
+            "scores": "def batch_scores(W, b, X):\n    return jax.vmap(score, in_axes=(None, 0))(W, b, X)\n",
+        },
+        "loses": {"test_scores", "test_scores_structure"},
+        "says": ["in_axes=(None, None, 0)", "Reread:"],
+    },
+    # The columns of Xcols mapped as rows (in_axes 0 for Xcols): lengths d and B meet.
+    "columns_xcols_rows": {
+        "answers": {
+            "columns": "def filter_columns(W, Xcols, Hs):\n"
+            "    return jax.vmap(filter_one, in_axes=(None, 0, 0), out_axes=1)(W, Xcols, Hs)\n",
+        },
+        "loses": {"test_columns"},
+        "says": ["inconsistent sizes", "in_axes=(None, 1, 0)", "Reread:"],
+    },
 }
