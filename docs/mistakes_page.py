@@ -42,14 +42,29 @@ def _sentence(text: str) -> str:
 _CODE_WORDS = {"vmap", "jit", "grad", "scan", "pmap", "jnp", "lax"}
 
 
+PYTHON_INTRO = """
+## Python's own errors in an answer
+
+An error Python raises in your code (or when JAX calls a function of yours) gets these words, and rereads
+the section the failing test names, or your set's lecture. Where a problem has words of its own for an error
+(`autograder/checks/raises/SET.toml`), its failure shows those instead.
+"""
+
+
 def render() -> str:
-    from autograder.checks._mistakes import MISTAKES
+    from autograder.checks._mistakes import ANY_ERROR, MISTAKES, PYTHON, TEST_ASSERTION
 
     parts = [INTRO]
-    for mistake in MISTAKES:
+    level = "##"
+    for mistake in (*MISTAKES, None, *PYTHON, TEST_ASSERTION, ANY_ERROR):
+        if mistake is None:
+            parts.append(PYTHON_INTRO)
+            level = "###"  # within that section
+            continue
         taught = "; ".join(_link(lecture, heading) for lecture, heading in sorted(mistake.taught.items()))
+        taught = taught or "the section the failing test names"
         parts.append(
-            f"\n## {mistake.title}\n\n"
+            f"\n{level} {mistake.title}\n\n"
             f"- **You see:** `{mistake.shows}`\n"
             f"- **What it means:** {_sentence(mistake.cause)}\n"
             f"- **Try:** {_sentence(mistake.hint)}\n"
