@@ -33,7 +33,9 @@ def _snapshots(snapshot: str) -> type:
     first step, to start the forkserver) does not wait for nbgrader."""
     from nbgrader.preprocessors import Execute
 
-    class Snapshots(Execute):
+    from ..kernels._outputs import CappedOutputs
+
+    class Snapshots(CappedOutputs, Execute):
         def on_cell_executed(self, **kwargs):
             super().on_cell_executed(**kwargs)
             write_progress(self.nb, snapshot)

@@ -15,6 +15,7 @@ from ..._verified import problems
 from .._cells import grade_id_if_test
 from ..kernels._manager import WarmKernelManager
 from ..kernels._nursery import preload_for
+from ..kernels._outputs import CappedOutputs
 from ..references._seed import for_grading, grading_seed, remember
 from ..verification._verification import (
     add_hand_overs,
@@ -122,7 +123,7 @@ def _sources(step: Any, resources: dict | None) -> list[Path]:
     return sorted((Path(course.root) / course.source_directory / assignment).glob("*.ipynb"))
 
 
-class WarmExecute(Execute):
+class WarmExecute(CappedOutputs, Execute):
     """nbgrader's `Execute` with warm kernels (it would otherwise pin nbclient's manager class), whose
     kernels draw hidden inputs from the grading seed (`references/_seed.py`), never the public one silently."""
 

@@ -110,7 +110,9 @@ def verify_as_handed(verifier: Verifier) -> Callable[..., None]:
             failed.add(test)
         grade_id = hand_over_of(cell)  # a hand-over cell's test
         shown = _displayed(cell)
-        if shown and grade_id is not None and grade_id not in timed and grade_id not in failed:  # `take_hand_overs` keeps the last shown
+        if (
+            shown and grade_id is not None and grade_id not in timed and grade_id not in failed
+        ):  # `take_hand_overs` keeps the last shown
             verifier.ahead(grade_id, shown[-1].get("calls"))
 
     return hook

@@ -1,0 +1,50 @@
+"""What a graded notebook keeps of what its cells print and display: at most `MAX_OUTPUT_BYTES` in all.
+
+Without a bound, one answer printing 120 MB made a 120 MB graded notebook, held whole in the grader's own
+process (outside the kernel's memory limit) and written to the gradebook's folder and the feedback. Past the
+bound, what the kernel sends is read and dropped as it comes, and the notebook says so once; an error is always
+kept, since nbgrader scores a test cell by it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbformat.v4 import new_output
+
+# A course's answers print kilobytes; a plot is some tens of kilobytes.
+MAX_OUTPUT_BYTES = 8_000_000
+DROPPED = (
+    "[The grader kept the first {mb:g} MB this notebook printed or displayed, and dropped the rest: print less, "
+    "or only what the problem asks for.]\n"
+)
+_COUNTED = ("stream", "display_data", "execute_result")
+
+
+def output_size(msg: dict) -> int:
+    """About how many bytes an output message adds to the notebook: its text, or its data's."""
+    content = msg.get("content") or {}
+    data = content.get("data") or {}
+    return len(str(content.get("text", ""))) + sum(len(str(value)) for value in data.values())
+
+
+class CappedOutputs:
+    """A mixin for nbclient's `NotebookClient` (nbgrader's `Execute`): outputs past `MAX_OUTPUT_BYTES` in one
+    notebook are dropped, with one line that says so."""
+
+    _output_bytes = 0
+    _outputs_dropped = False
+
+    def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> Any:
+        self._output_bytes, self._outputs_dropped = 0, False
+        return super().preprocess(nb, resources, km)  # pyright: ignore[reportAttributeAccessIssue]
+
+    def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> Any:
+        if msg.get("msg_type") in _COUNTED:
+            self._output_bytes += output_size(msg)
+            if self._output_bytes > MAX_OUTPUT_BYTES:
+                if not self._outputs_dropped:
+                    self._outputs_dropped = True
+                    outs.append(new_output("stream", name="stdout", text=DROPPED.format(mb=MAX_OUTPUT_BYTES / 1e6)))
+                return None
+        return super().output(outs, msg, display_id, cell_index)  # pyright: ignore[reportAttributeAccessIssue]
