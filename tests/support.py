@@ -92,9 +92,11 @@ def section_links() -> set[tuple[str, str]]:
     links = set()
     for assignment in ASSIGNMENTS:
         text = (ROOT / "solutions" / assignment / f"{assignment}.ipynb").read_text()
-        links |= set(re.findall(r'section=\\"(\d\d)#([^"\\]+)\\"', text))
+        links |= set(re.findall(r'(?:section=|SECTION = )\\"(\d\d)#([^"\\]+)\\"', text))  # or a cell's constant
     for module in (ROOT / "autograder").rglob("*.py"):
         links |= set(re.findall(r'section="(\d\d)#([^"]+)"', module.read_text()))
+    for table in (ROOT / "autograder").rglob("*.toml"):  # the verifier's tables, the words for raised errors
+        links |= set(re.findall(r'section\s*=\s*"(\d\d)#([^"]+)"', table.read_text()))
     return links
 
 

@@ -57,11 +57,19 @@ def _describe(tree: Any) -> str:
     leaves, treedef = jax.tree.flatten(tree)
     if len(leaves) <= 8:
         try:
-            return repr(jax.tree.unflatten(treedef, [_Leaf(leaf) for leaf in leaves]))
+            shown = repr(jax.tree.unflatten(treedef, [_Leaf(leaf) for leaf in leaves]))
         except Exception:  # noqa: BLE001 - a custom node that cannot hold stand-ins: its plain structure
-            pass
+            shown = ""
+        if shown and "\n" not in shown and len(shown) <= _LONGEST:
+            return shown
+        # A module's repr runs to pages: its class, and what it holds.
+        return f"a {type(tree).__name__} holding ({', '.join(_Leaf(leaf).text for leaf in leaves)})"
     text = str(treedef).replace("PyTreeDef(", "", 1)
-    return text[:-1] if text.endswith(")") else text
+    text = text[:-1] if text.endswith(")") else text
+    return text if len(text) <= _LONGEST else f"{text[: _LONGEST - 3]}..."
+
+
+_LONGEST = 200
 
 
 def _where(what: str, path: str) -> str:

@@ -43,7 +43,8 @@ def mistake_of(error: BaseException, catalogue: tuple[Mistake, ...] = MISTAKES) 
     return None
 
 
-_ANY_SECTION = re.compile(r"""section\s*=\s*["'](\d\d#[^"']*)["']""")
+# A check's `section="..."`, or the constant a test cell names it by (`SECTION = "..."`).
+_ANY_SECTION = re.compile(r"""section\s*=\s*["'](\d\d#[^"']*)["']""", re.IGNORECASE)
 
 
 def running_test(tb: types.TracebackType | None) -> tuple[str, str, str | None] | None:
@@ -149,7 +150,7 @@ def _from_jax(error: BaseException) -> bool:
     return innermost is not None and f"{os.sep}jax{os.sep}" in innermost.tb_frame.f_code.co_filename
 
 
-_SECTION = re.compile(r"""section\s*=\s*["'](\d\d)#""")
+_SECTION = re.compile(r"""section\s*=\s*["'](\d\d)#""", re.IGNORECASE)
 _FOLDER = re.compile(r"(?:^|[/\\])(\d\d)_[a-z]")
 
 

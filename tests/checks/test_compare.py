@@ -174,3 +174,24 @@ def test_a_value_that_differs_with_matmul_precision_lowered_names_the_setting_wh
     with pytest.raises(ag.CheckFailed) as unset:
         ag.check_close(got, want)
     assert "jax_default_matmul_precision" not in str(unset.value)
+
+
+def test_a_wrong_structure_shows_each_leaf_s_dtype_and_shape_in_one_line():
+    pair = (jnp.ones(3), jnp.ones(3))
+    with pytest.raises(ag.CheckFailed, match=r"expected \(float32\[3\], float32\[3\]\), got float32\[3\] \(missing"):
+        ag.check_close(jnp.ones(3), pair, what="grads")
+    with pytest.raises(ag.CheckFailed, match=r"got \(float32\[\], float32\[\], float32\[\]\)"):
+        ag.check_close(tuple(jnp.ones(3)), pair, what="grads")
+
+    class Layer:  # a custom node whose repr would run to many lines
+        def __init__(self, w):
+            self.w = w
+
+        def __repr__(self):
+            return "Layer(\n" + "\n".join(["  ..."] * 30) + "\n)"
+
+    jax.tree_util.register_pytree_node(Layer, lambda layer: ((layer.w,), None), lambda _, ws: Layer(*ws))
+    with pytest.raises(ag.CheckFailed) as failed:
+        ag.check_close(Layer(jnp.ones((2, 3))), pair, what="the model")
+    first = str(failed.value).splitlines()[0]
+    assert "got a Layer holding (float32[2,3])" in first
