@@ -450,4 +450,58 @@ VARIANTS = {
         "loses": set(),
         "alternative": "the reference answers with jax_default_matmul_precision set to 'highest' for the whole notebook",
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # The checkify-ed function called inside checked_lookup, and the rows alone returned: the test unpacks two.
+    "lookup_returns_rows_only": {
+        "answers": {
+            "checked_lookup": "def lookup_with_checks(table, ids):\n"
+            "    checkify.check(jnp.all(ids >= 0), 'negative id {i} in lookup', i=jnp.min(ids))\n"
+            "    return lookup(table, ids)\n\n\n"
+            "def checked_lookup(table, ids):\n"
+            "    error, rows = checkify.checkify(lookup_with_checks, errors=checkify.index_checks | checkify.user_checks)(table, ids)\n"
+            "    return rows\n",
+        },
+        "loses": {"test_checked_lookup"},
+        "says": ["error, rows = jax.jit(checked_lookup)(table, ids)", "return the pair itself", "Reread:"],
+    },
+    # error.throw() inside the function the test jits: a check staged without checkify around it.
+    "lookup_throws_under_jit": {
+        "answers": {
+            "checked_lookup": "def lookup_with_checks(table, ids):\n"
+            "    checkify.check(jnp.all(ids >= 0), 'negative id {i} in lookup', i=jnp.min(ids))\n"
+            "    return lookup(table, ids)\n\n\n"
+            "def checked_lookup(table, ids):\n"
+            "    error, rows = checkify.checkify(lookup_with_checks, errors=checkify.index_checks | checkify.user_checks)(table, ids)\n"
+            "    error.throw()\n"
+            "    return error, rows\n",
+        },
+        "loses": {"test_checked_lookup"},
+        "says": ["not functionalized", "return the error, do not raise it", "Reread:"],
+    },
+    # jax_debug_nans turned on, its FloatingPointError never caught: it escapes nan_source.
+    "nan_error_not_caught": {
+        "answers": {
+            "nan_source": "def nan_source(f, *args):\n"
+            "    with jax.debug_nans(True):\n"
+            "        jax.block_until_ready(f(*args))\n"
+            "    return None\n",
+        },
+        "loses": {"test_nan_source", "test_nan_flags"},
+        "says": {
+            "test_nan_source": ["lets the FloatingPointError escape", "except FloatingPointError as error", "Reread:"],
+            "test_nan_flags": ["FloatingPointError", "catch FloatingPointError", "Reread:"],
+        },
+    },
+    # make_hook returns the hook alone, where the test unpacks the hook and its log.
+    "hook_returns_hook_only": {
+        "answers": {
+            "hook": "def make_hook():\n"
+            "    log = []\n\n"
+            "    def hook(i, x):\n"
+            "        jax.debug.callback(lambda x: log.append(np.asarray(x)), x, ordered=True)\n\n"
+            "    return hook\n",
+        },
+        "loses": {"test_hook"},
+        "says": ["hook, log = make_hook()", "return hook, log", "Reread:"],
+    },
 }

@@ -776,4 +776,45 @@ VARIANTS = {
         "alternative": "nnx.split and nnx.merge around a jax.jit step, then nnx.update; fit's order from a NumPy "
         "generator seeded from the key",
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # nnx.Optimizer made as before Flax 0.11, without wrt: Flax refuses it.
+    "fit_optimizer_without_wrt": {
+        "answers": {"fit": _fit().replace(", wrt=nnx.Param)", ")")},
+        "loses": {"test_fit"},
+        "says": ["Missing required argument `wrt`", "wrt=nnx.Param", "Reread:"],
+    },
+    # The history filled and never returned: fit returns None.
+    "fit_returns_none": {
+        "answers": {"fit": _fit().replace("    return history\n", "")},
+        "loses": {"test_fit"},
+        "says": ["fit returns None", "return history", "Reread:"],
+    },
+    # optimizer.update(grads), as before Flax 0.11: the update takes the model first.
+    "train_step_update_without_model": {
+        "answers": {
+            "train_step": "def loss_fn(model, X, y):\n"
+            "    return optax.softmax_cross_entropy_with_integer_labels(model(X), y).mean()\n\n\n"
+            "@nnx.jit\n"
+            "def train_step(model, optimizer, X, y):\n"
+            "    loss, grads = nnx.value_and_grad(loss_fn)(model, X, y)\n"
+            "    optimizer.update(grads)\n"
+            "    return loss\n",
+        },
+        "loses": {"test_train_step"},
+        "says": ["missing 1 required positional argument", "optimizer.update(model, grads)", "Reread:"],
+    },
+    # restore_checkpoint returns the restored State, not a model built from it.
+    "checkpoint_returns_state": {
+        "answers": {
+            "checkpoint": "def save_checkpoint(model, directory):\n"
+            "    checkpointer = ocp.StandardCheckpointer()\n"
+            "    checkpointer.save(directory, nnx.state(model))\n"
+            "    checkpointer.wait_until_finished()\n\n\n"
+            "def restore_checkpoint(directory, make_model):\n"
+            "    graphdef, abstract_state = nnx.split(nnx.eval_shape(make_model))\n"
+            "    return ocp.StandardCheckpointer().restore(directory, abstract_state)\n",
+        },
+        "loses": {"test_checkpoint"},
+        "says": ["returns the state Orbax restored, not a model", "nnx.merge(graphdef, restored)", "Reread:"],
+    },
 }

@@ -718,4 +718,41 @@ _COST = {
     },
 }
 
-VARIANTS = {**_COLUMN_NORM, **_LINEAR_RELU, **_LOCAL_ATTENTION, **_COST}
+
+# JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+_ERRORS = {
+    # The kernel computes with the reference x_ref, never read with [...].
+    "column_norm_ref_not_read": {
+        "answers": {
+            "column_norm": "def column_norm(x, block_cols):\n    def kernel(x_ref, o_ref):\n        centred = x_ref - x_ref.mean(axis=0, keepdims=True)\n        var = (centred * centred).mean(axis=0, keepdims=True)\n        o_ref[...] = centred / jnp.sqrt(var + EPS)\n\n    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: (0, j))\n    return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n                          grid=(x.shape[1] // block_cols,), in_specs=[spec], out_specs=spec, interpret=INTERPRET)(x)\n"
+        },
+        "loses": {"test_column_norm"},
+        "says": ["references to its blocks", "x = x_ref[...]", "Reread:"],
+    },
+    # The index map returns one block index for a 2-D block.
+    "column_norm_index_map_one_index": {
+        "answers": {
+            "column_norm": "def column_norm(x, block_cols):\n    def kernel(x_ref, o_ref):\n        x = x_ref[...]\n        centred = x - x.mean(axis=0, keepdims=True)\n        var = (centred * centred).mean(axis=0, keepdims=True)\n        o_ref[...] = centred / jnp.sqrt(var + EPS)\n\n    spec = pl.BlockSpec((x.shape[0], block_cols), lambda j: j)\n    return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),\n                          grid=(x.shape[1] // block_cols,), in_specs=[spec], out_specs=spec, interpret=INTERPRET)(x)\n"
+        },
+        "loses": {"test_column_norm"},
+        "says": ["must return 2 values", "lambda j: (0, j)", "Reread:"],
+    },
+    # The 1-D bias handed in with the 2-D BlockSpec (1, bn): the reshape forgotten.
+    "linear_relu_bias_not_reshaped": {
+        "answers": {
+            "linear_relu": "def linear_relu(x, w, b, bm, bn, bk):\n    def linear_relu_kernel(x_ref, w_ref, b_ref, o_ref):\n        step = pl.program_id(2)\n\n        @pl.when(step == 0)\n        def _():\n            o_ref[...] = jnp.zeros_like(o_ref)\n\n        o_ref[...] += x_ref[...] @ w_ref[...]\n\n        @pl.when(step == pl.num_programs(2) - 1)\n        def _():\n            o_ref[...] = jnp.maximum(o_ref[...] + b_ref[...], 0.0)\n\n    (m, k), n = x.shape, w.shape[1]\n    return pl.pallas_call(\n        linear_relu_kernel, out_shape=jax.ShapeDtypeStruct((m, n), x.dtype), grid=(m // bm, n // bn, k // bk),\n        in_specs=[pl.BlockSpec((bm, bk), lambda i, j, k: (i, k)), pl.BlockSpec((bk, bn), lambda i, j, k: (k, j)),\n                  pl.BlockSpec((1, bn), lambda i, j, k: (0, j))],\n        out_specs=pl.BlockSpec((bm, bn), lambda i, j, k: (i, j)), interpret=SEQUENTIAL_INTERPRET)(x, w, b)\n"
+        },
+        "loses": {"test_linear_relu"},
+        "says": ["1-D bias", "b.reshape(1, n)", "Reread:"],
+    },
+    # The kernel takes m, l and acc as scratch, but pallas_call is given no scratch_shapes.
+    "local_no_scratch_shapes": {
+        "answers": {
+            "local_attention": "def local_attention(q, k, v, window, block_q, block_k):\n    return local_call(q, k, v, window, block_q, block_k)\n\n\ndef local_kernel(q_ref, k_ref, v_ref, o_ref, m_ref, l_ref, acc_ref, *, window):\n    i, j = pl.program_id(0), pl.program_id(1)\n\n    @pl.when(j == 0)\n    def _():\n        m_ref[...] = jnp.full_like(m_ref, -jnp.inf)\n        l_ref[...] = jnp.zeros_like(l_ref)\n        acc_ref[...] = jnp.zeros_like(acc_ref)\n\n    s = q_ref[...] @ k_ref[...].T / jnp.sqrt(jnp.float32(q_ref.shape[-1]))\n    rows = i * q_ref.shape[0] + jax.lax.broadcasted_iota(jnp.int32, s.shape, 0)\n    cols = j * k_ref.shape[0] + jax.lax.broadcasted_iota(jnp.int32, s.shape, 1)\n    s = jnp.where((cols <= rows) & (cols > rows - window), s, -jnp.inf)\n    m_new = jnp.maximum(m_ref[...], s.max(axis=-1, keepdims=True))\n    against = jnp.where(m_new == -jnp.inf, 0.0, m_new)  # a row with no score yet: its sums stay 0\n    p = jnp.exp(s - against)\n    rescale = jnp.exp(m_ref[...] - against)\n    l_ref[...] = rescale * l_ref[...] + p.sum(axis=-1, keepdims=True)\n    acc_ref[...] = rescale * acc_ref[...] + p @ v_ref[...]\n    m_ref[...] = m_new\n\n    @pl.when(j == pl.num_programs(1) - 1)\n    def _():\n        o_ref[...] = (acc_ref[...] / l_ref[...]).astype(o_ref.dtype)\n\n\ndef local_call(q, k, v, window, block_q, block_k):\n    n, d = q.shape\n    kv_spec = pl.BlockSpec((block_k, d), lambda i, j: (j, 0))\n    return pl.pallas_call(\n        functools.partial(local_kernel, window=window), out_shape=jax.ShapeDtypeStruct(q.shape, q.dtype),\n        grid=(n // block_q, n // block_k), in_specs=[pl.BlockSpec((block_q, d), lambda i, j: (i, 0)), kv_spec, kv_spec],\n        out_specs=pl.BlockSpec((block_q, d), lambda i, j: (i, 0)),\n        interpret=SEQUENTIAL_INTERPRET)(q, k, v)\n"
+        },
+        "loses": {"test_local_attention"},
+        "says": ["missing 3 required positional arguments", "scratch_shapes=", "Reread:"],
+    },
+}
+
+VARIANTS = {**_COLUMN_NORM, **_LINEAR_RELU, **_LOCAL_ATTENTION, **_COST, **_ERRORS}

@@ -760,4 +760,29 @@ VARIANTS = {
         "loses": set(),
         "alternative": "each array's shard shape, from a NamedSharding on an abstract mesh",
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # fsdp_place hands device_put a bare PartitionSpec, with no mesh around it.
+    "fsdp_bare_partition_spec": {
+        "answers": {
+            "fsdp": "def fsdp_spec(leaf, mesh):\n    axis = mesh.axis_names[0]\n    shape = jnp.shape(leaf)\n    even = [i for i, size in enumerate(shape) if size % mesh.shape[axis] == 0]  # the dimensions it splits evenly\n    if not even:\n        return P()  # whole on every device\n    split = max(even, key=lambda i: (shape[i], -i))  # the largest; the first of equal ones\n    return P(*(axis if i == split else None for i in range(split + 1)))\n\n\ndef fsdp_place(tree, mesh):\n    return jax.tree.map(lambda leaf: jax.device_put(leaf, fsdp_spec(leaf, mesh)), tree)\n\n\ndef make_fsdp_step(mesh):\n    whole, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P(mesh.axis_names[0]))\n\n    def keep_split(tree):  # the layout fsdp_place gives, asked of the step's outputs\n        return jax.tree.map(lambda v: jax.lax.with_sharding_constraint(v, NamedSharding(mesh, fsdp_spec(v, mesh))), tree)\n\n    @jax.jit\n    def step(params, opt_state, x, y):\n        x, y = jax.lax.with_sharding_constraint((x, y), batch)\n        gather = lambda w: jax.lax.with_sharding_constraint(w, whole)  # whole only where a block uses it\n        params, opt_state, value = train_step(params, opt_state, x, y, gather)\n        return keep_split(params), keep_split(opt_state), value\n\n    return step\n"
+        },
+        "loses": {"test_fsdp", "test_fsdp_structure"},
+        "says": ["bare PartitionSpec", "NamedSharding(mesh, fsdp_spec(leaf, mesh))", "Reread:"],
+    },
+    # The result declared whole on every device (out_specs P()), where each device along 'data' holds its rows.
+    "megatron_out_specs_replicated": {
+        "answers": {
+            "megatron": 'def megatron_glu(x, w_gate, w_up, w_down, mesh):\n    def block(x, w_gate, w_up, w_down):  # per device: its examples, its columns of w_gate and w_up, its rows of w_down\n        hidden = jax.nn.silu(x @ w_gate) * (x @ w_up)  # its columns of the hidden layer: element by element, no communication\n        return jax.lax.psum(hidden @ w_down, "model")  # its share of the sum over the hidden units, added up\n\n    columns, rows = P(None, "model"), P("model", None)\n    specs = dict(in_specs=(P("data", None), columns, columns, rows), out_specs=P())\n    return jax.jit(jax.shard_map(block, mesh=mesh, **specs))(x, w_gate, w_up, w_down)\n'
+        },
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["out_specs", "out_specs=P('data', None)", "Reread:"],
+    },
+    # w_gate and w_up declared split by rows, as w_down: a device's pieces no longer fit in x @ w_gate.
+    "megatron_in_specs_rows": {
+        "answers": {
+            "megatron": 'def megatron_glu(x, w_gate, w_up, w_down, mesh):\n    def block(x, w_gate, w_up, w_down):  # per device: its examples, its columns of w_gate and w_up, its rows of w_down\n        hidden = jax.nn.silu(x @ w_gate) * (x @ w_up)  # its columns of the hidden layer: element by element, no communication\n        return jax.lax.psum(hidden @ w_down, "model")  # its share of the sum over the hidden units, added up\n\n    columns, rows = P(None, "model"), P("model", None)\n    specs = dict(in_specs=(P("data", None), rows, rows, rows), out_specs=P("data", None))\n    return jax.jit(jax.shard_map(block, mesh=mesh, **specs))(x, w_gate, w_up, w_down)\n'
+        },
+        "loses": {"test_megatron", "test_megatron_structure"},
+        "says": ["contracting dimensions", "in_specs=(P('data', None), P(None, 'model')", "Reread:"],
+    },
 }
