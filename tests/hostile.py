@@ -225,6 +225,7 @@ CASES: dict[str, dict] = {
         ),
         deserved=HONEST_POINTS,
     ),
+    "prints 40 MB": dict(answers=attack("for _ in range(400):\n    print('x' * 100_000)"), deserved=HONEST_POINTS),
     "writes a 1 GB file": dict(
         answers=attack("with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'0' * 2**24)"),
         deserved=HONEST_POINTS,

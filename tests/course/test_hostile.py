@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from autograder.grading.batch._runner import SCRATCH
+from autograder.grading.kernels._outputs import MAX_OUTPUT_BYTES
 
 from hostile import (
     ASSIGNMENT,
@@ -179,6 +180,10 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     killed_batch = [c for c in CASES if assignment_of(c) == ASSIGNMENT]
     assert kills == sorted(set(kills)) and kills[-1] < len(killed_batch), f"not killed mid-batch each time: {kills}"
     _check_gradebook(course, {student_id(c) for c in CASES})
+    # What cells print is kept up to a bound (`kernels/_outputs.py`): no graded notebook grows past it, in either.
+    graded = [path for root in (course, stock) for path in (root / "autograded").rglob("*.ipynb")]
+    large = {str(p.relative_to(tmp_path)): p.stat().st_size for p in graded if p.stat().st_size > 2 * MAX_OUTPUT_BYTES}
+    assert large == {}, f"graded notebooks past the bound on outputs: {large}"
     # Nothing a kernel left behind changed the course's files or reached the graders' HOME.
     assert {path: _files(path) for path in kept} == kept, "a kernel changed the course's solutions or config"
     assert [name for name in STARTUP_FILES if (home / name).exists()] == [], "a kernel wrote start-up files in HOME"
