@@ -322,6 +322,16 @@ MISTAKES = (
         r"unhashable type: '(jaxlib\.|Array|ArrayImpl|numpy\.ndarray)",
     ),
     Mistake(
+        "shard_map's specs that do not match its arguments",
+        "shard_map's in_specs (or out_specs) has another structure than the function's arguments (or results): one "
+        "PartitionSpec is needed for each argument, in the same containers (the message names where they differ).",
+        "give one spec per argument, in order, e.g. in_specs=(P(), P('data'), P('data')) for f(w, X, y): P() for what "
+        "every device holds whole, P(axis) for what is split along a mesh axis.",
+        {"08": "shard_map", "16": "A 2-D mesh"},
+        "ValueError: pytree structure error: different lengths of tuple at key path shard_map in_specs",
+        says=r"shard_map (in|out)_specs",
+    ),
+    Mistake(
         "None in one tree where the other has an array",
         "jax.tree.map meets None in its first tree where another tree has a value: None is an empty subtree, "
         "with no leaf to pair with the other tree's.",
@@ -350,6 +360,44 @@ MISTAKES = (
         {"11": "custom_vjp has no forward mode"},
         "TypeError: can't apply forward-mode autodiff (jvp) to a custom_vjp function.",
         says=r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function",
+    ),
+    Mistake(
+        "A custom rule that does not return a pair",
+        "a custom_jvp rule returns (primal output, tangent output), and a custom_vjp fwd returns (primal output, "
+        "residuals): this one returned one value.",
+        "return both: `return y, y_dot` from a jvp rule, `return y, residuals` from fwd (residuals may be None "
+        "when bwd needs nothing).",
+        {"06": "custom_jvp: state the derivative yourself", "11": "Safe rules with custom_jvp"},
+        "TypeError: Custom JVP rule fj for function f must produce a pair (list or tuple of length two)",
+        says=r"Custom (JVP|VJP fwd) rule .* must produce a pair",
+    ),
+    Mistake(
+        "A custom_vjp bwd that does not return a tuple",
+        "a custom_vjp bwd returns one cotangent per argument of the function, in a tuple, even for one argument; "
+        "this one returned another structure (a bare array, or another number of cotangents).",
+        "return a tuple with one cotangent per (differentiated) argument: `return (g,)` for one, note the comma.",
+        {"11": "custom_vjp: a forward pass and a backward pass"},
+        "TypeError: Custom VJP bwd rule must produce an output with the same container (pytree) structure",
+        says=r"Custom VJP bwd rule must produce an output with the same container",
+    ),
+    Mistake(
+        "Many keys given to one draw",
+        "a random draw takes a single key, and was given an array of keys (from jax.random.split).",
+        "draw once per key with jax.vmap: jax.vmap(lambda k: jax.random.normal(k, shape))(keys); or give the draw "
+        "one key and the whole shape.",
+        {"07": "Random numbers under jit and vmap"},
+        "ValueError: normal accepts a single key, but was given a key array of shape (3,) != (). Use jax.vmap",
+        says=r"accepts a single key, but was given a key array",
+    ),
+    Mistake(
+        "A dataclass field in neither list",
+        "register_dataclass needs every field of the class in data_fields (arrays JAX traces) or meta_fields "
+        "(settings that are part of the structure); the message names the field left out.",
+        "add the field to data_fields if it holds arrays, to meta_fields if it is a setting (a string, an int), or "
+        "mark it in the class: field: str = jax.tree.static().",
+        {"10": "Static and data fields"},
+        "ValueError: data_fields and meta_fields must include all dataclass fields ... Missing fields: {'a'}.",
+        says=r"data_fields and meta_fields must include all dataclass fields",
     ),
     Mistake(
         "Reverse mode through a while_loop",
