@@ -277,6 +277,59 @@ VARIANTS = {
         "loses": {"test_dropout"},
         "says": ["immutable", "x.at[i].set"],
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # n traced by jit (no static_argnames): the shape of the draw is not known while tracing.
+    "pi_n_traced": {
+        "answers": {
+            "pi": "@jax.jit\n"
+            "def estimate_pi(key, n):\n"
+            "    x, y = jax.random.uniform(key, (2, n))\n"
+            "    return 4.0 * jnp.mean(x * x + y * y <= 1.0)\n",
+        },
+        "loses": {"test_pi_reproducible", "test_pi_statistics", "test_pi_speed"},
+        "says": ["static_argnames", "Reread:"],
+    },
+    # All the keys handed to one draw: jax.random.normal takes a single key, vmap maps over many.
+    "batch_keys_to_one_draw": {
+        "answers": {
+            "batch": "def sample_batch(key, batch, d):\n"
+            "    keys = jax.random.split(key, batch)\n"
+            "    return jax.random.normal(keys, (batch, d))\n",
+        },
+        "loses": {"test_batch_independent", "test_batch_key_reuse"},
+        "says": ["single key", "jax.vmap", "Reread:"],
+    },
+    # The shape mapped too: vmap maps every argument along axis 0 unless in_axes says otherwise.
+    "batch_vmap_maps_the_shape": {
+        "answers": {
+            "batch": "def sample_batch(key, batch, d):\n"
+            "    keys = jax.random.split(key, batch)\n"
+            "    return jax.vmap(jax.random.normal)(keys, (d,))\n",
+        },
+        "loses": {"test_batch_independent", "test_batch_key_reuse"},
+        "says": ["in_axes", "Reread:"],
+    },
+    # NumPy's habit, np.random.randn(m, n): the shape given as two arguments, the second read as a dtype.
+    "init_shape_as_two_arguments": {
+        "answers": {
+            "init": "def init_mlp(key, sizes):\n"
+            "    keys = jax.random.split(key, len(sizes) - 1)\n"
+            "    return [{'W': jax.random.normal(k, m, n) * jnp.sqrt(2 / m), 'b': jnp.zeros(n)}\n"
+            "            for k, m, n in zip(keys, sizes[:-1], sizes[1:])]\n",
+        },
+        "loses": {"test_init"},
+        "says": ["jax.random.normal(k, (m, n))", "Reread:"],
+    },
+    # The array itself where bernoulli expects its shape.
+    "dropout_array_as_shape": {
+        "answers": {
+            "dropout": "def dropout(key, x, rate):\n"
+            "    keep = jax.random.bernoulli(key, 1 - rate, x)\n"
+            "    return jnp.where(keep, x / (1 - rate), 0.0)\n",
+        },
+        "loses": {"test_dropout"},
+        "says": ["x.shape", "Reread:"],
+    },
     # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers.
     # jax.random draws by dtype, so with x64 on a draw left to the default dtype is another stream, in float64: the
     # problems that must reproduce the course's draws from a key lose their points, each naming the setting; the

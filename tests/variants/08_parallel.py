@@ -241,6 +241,43 @@ VARIANTS = {
         "loses": {"test_dp_grad", "test_dp_grad_structure"},
         "says": ["summed over the devices", "jax.lax.pmean"],
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # x pmapped whole: pmap maps its leading axis over the devices, one element per device, so x must be split first.
+    "pmap_x_not_split": {
+        "answers": {
+            "pmap": "def center_piece(piece):\n"
+            "    return piece - jax.lax.pmean(jnp.mean(piece), 'devices')\n\n\n"
+            "def center_pmap(x):\n"
+            "    return jax.pmap(center_piece, axis_name='devices')(x)\n",
+        },
+        "loses": {"test_pmap", "test_pmap_structure"},
+        "says": ["jax.device_count()", "reshape the data", "Reread:"],
+    },
+    # The visible mesh's axis name written in: the hidden mesh names its axis otherwise.
+    "shard_map_axis_name_written_in": {
+        "answers": {
+            "shard_map": "def center_shard_map(x, mesh):\n"
+            "    x = jax.device_put(x, NamedSharding(mesh, P('data')))\n"
+            "    center = jax.shard_map(\n"
+            "        lambda piece: piece - jax.lax.pmean(jnp.mean(piece), 'data'), mesh=mesh, in_specs=P('data'), out_specs=P('data')\n"
+            "    )\n"
+            "    return center(x)\n",
+        },
+        "loses": {"test_shard_map", "test_shard_map_structure"},
+        "says": ["not found in mesh", "mesh.axis_names", "Reread:"],
+    },
+    # One in_spec too few: shard_map wants one spec per argument (w, X, y).
+    "dp_grad_specs_for_two_arguments": {
+        "answers": {
+            "dp": "def dp_grad(w, X, y, mesh):\n"
+            "    axis = mesh.axis_names[0]\n\n"
+            "    def local(w, X, y):\n"
+            "        return jax.grad(lambda w: jax.lax.pmean(loss(w, X, y), axis))(w)\n\n"
+            "    return jax.shard_map(local, mesh=mesh, in_specs=(P(axis), P(axis)), out_specs=P())(w, X, y)\n",
+        },
+        "loses": {"test_dp_grad", "test_dp_grad_structure"},
+        "says": ["in_specs=(P(), P(axis), P(axis))", "Reread:"],
+    },
     # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
     # every answer returns its problem's values, in float64 where x64 makes them so, and keeps its points.
     "x64_switched_on": {

@@ -265,6 +265,46 @@ VARIANTS = {
         "loses": {"test_fit"},
         "says": ["jax.random.fold_in(shuffle_key, e)"],
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # vmap maps the parameters too: in_axes defaults to 0 for every argument, and params are shared by all rows.
+    "predict_vmap_maps_params": {
+        "answers": {"predict": "def predict(params, X):\n    return jax.vmap(forward_one)(params, X)\n"},
+        "loses": {"test_predict"},
+        "says": ["in_axes=(None, 0)", "Reread:"],
+    },
+    # The new parameters returned alone, where the test unpacks (new params, loss).
+    "step_returns_params_only": {
+        "answers": {
+            "step": "@jax.jit\n"
+            "def train_step(params, X, y, lr):\n"
+            "    grads = jax.grad(loss_fn)(params, X, y)\n"
+            "    return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n",
+        },
+        # Everything trained with it unpacks or scans its result too.
+        "loses": {"test_step", "test_epoch", "test_epoch_compiles_once", "test_fit", "test_speed"},
+        "says": {
+            "test_step": ["values to unpack", "jax.value_and_grad(loss_fn)", "Reread:"],
+            "test_epoch": ["(new params, loss)", "Reread:"],
+            "test_epoch_compiles_once": ["(new params, loss)", "Reread:"],
+            "test_fit": ["(new params, loss)", "Reread:"],
+            "test_speed": ["wrong structure", "Reread:"],
+        },
+    },
+    # The minibatch handed to train_step as one argument: scan gives the body the pair (X batch, y batch).
+    "epoch_batch_not_unpacked": {
+        "answers": {
+            "epoch": "@jax.jit\n"
+            "def train_epoch(params, X, y, key, lr):\n"
+            "    perm = jax.random.permutation(key, X.shape[0])\n"
+            "    batches = X.shape[0] // BATCH\n"
+            "    X_batches = X[perm][: batches * BATCH].reshape(batches, BATCH, -1)\n"
+            "    y_batches = y[perm][: batches * BATCH].reshape(batches, BATCH)\n"
+            "    params, losses = jax.lax.scan(lambda p, batch: train_step(p, batch, lr), params, (X_batches, y_batches))\n"
+            "    return params, jnp.mean(losses)\n",
+        },
+        "loses": {"test_epoch", "test_epoch_compiles_once", "test_fit"},
+        "says": ["train_step(p, *batch, lr)", "Reread:"],
+    },
     # Double precision switched on for the whole notebook (in the first answer cell), with the reference answers:
     # the course's data and parameters are drawn in float32 whatever the setting, so every answer keeps its points.
     "x64_switched_on": {

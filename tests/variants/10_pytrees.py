@@ -434,6 +434,53 @@ VARIANTS = {
         "loses": {"test_scan"},
         "says": ["each layer's input, not its output"],
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # activation named in neither list: register_dataclass must be told of every field.
+    "dense_activation_unlisted": {
+        "answers": {
+            "dense": "@dataclasses.dataclass\n"
+            "class Dense:\n"
+            "    w: jax.Array\n"
+            "    b: jax.Array\n"
+            "    activation: str\n\n\n"
+            "jax.tree_util.register_dataclass(Dense, data_fields=['w', 'b'], meta_fields=[])\n",
+        },
+        "loses": {"test_dense"},
+        "says": ["activation as a meta (static) field", "Reread:"],
+    },
+    # The function given to tree_map_with_path written as f(leaf, path): it is called with the path first.
+    "decay_leaf_and_path_swapped": {
+        "answers": {
+            "decay": "def decay_weights(params, rate):\n"
+            "    def decay(leaf, path):\n"
+            "        return leaf * (1 - rate) if path[-1].key == 'w' else leaf\n\n"
+            "    return jax.tree_util.tree_map_with_path(decay, params)\n",
+        },
+        "loses": {"test_decay"},
+        "says": ["f(path, leaf)", "def decay(path, leaf)", "Reread:"],
+    },
+    # The weights handed to jax.tree.map as a second tree: an array is one leaf, not one per model.
+    "soup_weights_as_a_tree": {
+        "answers": {
+            "soup": "def soup(trees, weights):\n"
+            "    scaled = jax.tree.map(lambda tree, w: jax.tree.map(lambda leaf: w * leaf, tree), trees, weights)\n"
+            "    return jax.tree.map(lambda *leaves: sum(leaves), *scaled)\n",
+        },
+        "loses": {"test_soup"},
+        "says": ["jax.tree.map(f, *trees)", "Reread:"],
+    },
+    # The scan body returns only the new carry: scan wants (carry, what to stack for this layer).
+    "scan_body_returns_carry_only": {
+        "answers": {
+            "scan": "def layer_outputs(layer_fn, stacked, x):\n"
+            "    def body(x, params):\n"
+            "        return layer_fn(params, x)\n\n"
+            "    _, outputs = jax.lax.scan(body, x, stacked)\n"
+            "    return outputs\n",
+        },
+        "loses": {"test_scan"},
+        "says": ["scan body output must be a pair", "return x, x", "Reread:"],
+    },
     # Correct, written another way: both keep full marks.
     "alternatives_pytree_node_flatten_fori": {
         "answers": {

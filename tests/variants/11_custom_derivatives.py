@@ -435,6 +435,90 @@ VARIANTS = {
         "bypass": "the power iteration itself, differentiated through its loop",
         "says": ["pure_callback"],
     },
+    # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
+    # The jvp rule returns the tangent alone: a custom_jvp rule returns (primal out, tangent out).
+    "exprel_rule_returns_tangent_only": {
+        "answers": {
+            "exprel": "@jax.custom_jvp\n"
+            "def exprel(x):\n"
+            "    safe = jnp.where(x == 0, 1.0, x)\n"
+            "    return jnp.where(x == 0, 1.0, jnp.expm1(safe) / safe)\n\n\n"
+            "@exprel.defjvp\n"
+            "def exprel_jvp(primals, tangents):\n"
+            "    (x,), (t,) = primals, tangents\n"
+            "    y = exprel(x)\n"
+            "    small = jnp.abs(x) < 0.1\n"
+            "    safe = jnp.where(small, 1.0, x)\n"
+            "    slope = jnp.where(small, 0.5 + x / 3 + x**2 / 8 + x**3 / 30, (jnp.exp(x) - y) / safe)\n"
+            "    return slope * t\n",
+        },
+        "loses": {"test_exprel"},
+        "says": ["return y, slope * t", "Reread:"],
+    },
+    # The forward pass returns the output alone: a custom_vjp fwd returns (output, residuals).
+    "clip_fwd_returns_output_only": {
+        "answers": {
+            "clip": "@partial(jax.custom_vjp, nondiff_argnums=(1,))\n"
+            "def clip_gradient_norm(x, max_norm):\n"
+            "    return x\n\n\n"
+            "def clip_gradient_norm_fwd(x, max_norm):\n"
+            "    return x\n\n\n"
+            "def clip_gradient_norm_bwd(max_norm, _, g):\n"
+            "    norm = jnp.sqrt(jax.tree.reduce(lambda total, leaf: total + jnp.sum(leaf**2), g, 0.0))\n"
+            "    scale = jnp.minimum(1.0, max_norm / norm)\n"
+            "    return (jax.tree.map(lambda leaf: scale * leaf, g),)\n\n\n"
+            "clip_gradient_norm.defvjp(clip_gradient_norm_fwd, clip_gradient_norm_bwd)\n",
+        },
+        "loses": {"test_clip_gradient"},
+        "says": ["return x, None", "Reread:"],
+    },
+    # The backward pass returns the clipped cotangent bare: bwd returns a tuple, one entry per differentiated input.
+    "clip_bwd_returns_bare_cotangent": {
+        "answers": {
+            "clip": "@partial(jax.custom_vjp, nondiff_argnums=(1,))\n"
+            "def clip_gradient_norm(x, max_norm):\n"
+            "    return x\n\n\n"
+            "def clip_gradient_norm_fwd(x, max_norm):\n"
+            "    return x, None\n\n\n"
+            "def clip_gradient_norm_bwd(max_norm, _, g):\n"
+            "    norm = jnp.sqrt(jax.tree.reduce(lambda total, leaf: total + jnp.sum(leaf**2), g, 0.0))\n"
+            "    scale = jnp.minimum(1.0, max_norm / norm)\n"
+            "    return jax.tree.map(lambda leaf: scale * leaf, g)\n\n\n"
+            "clip_gradient_norm.defvjp(clip_gradient_norm_fwd, clip_gradient_norm_bwd)\n",
+        },
+        "loses": {"test_clip_gradient"},
+        "says": ["(cotangent,)", "trailing comma", "Reread:"],
+    },
+    # The backward pass written without the nondiff argument, which custom_vjp passes to it first.
+    "clip_bwd_without_max_norm": {
+        "answers": {
+            "clip": "@partial(jax.custom_vjp, nondiff_argnums=(1,))\n"
+            "def clip_gradient_norm(x, max_norm):\n"
+            "    return x\n\n\n"
+            "def clip_gradient_norm_fwd(x, max_norm):\n"
+            "    return x, max_norm\n\n\n"
+            "def clip_gradient_norm_bwd(max_norm, g):\n"
+            "    norm = jnp.sqrt(jax.tree.reduce(lambda total, leaf: total + jnp.sum(leaf**2), g, 0.0))\n"
+            "    scale = jnp.minimum(1.0, max_norm / norm)\n"
+            "    return (jax.tree.map(lambda leaf: scale * leaf, g),)\n\n\n"
+            "clip_gradient_norm.defvjp(clip_gradient_norm_fwd, clip_gradient_norm_bwd)\n",
+        },
+        "loses": {"test_clip_gradient"},
+        "says": ["nondiff_argnums", "(max_norm, residuals, g)", "Reread:"],
+    },
+    # The fori_loop body written with the vector alone: fori_loop calls it with (i, v).
+    "eigen_body_without_index": {
+        "answers": {
+            "eigen": "def top_eigenvalue(A, steps):\n"
+            "    def step(v):\n"
+            "        w = A @ v\n"
+            "        return w / jnp.linalg.norm(w)\n\n"
+            "    v = jax.lax.fori_loop(0, steps, step, jnp.ones(A.shape[0], A.dtype) / np.sqrt(A.shape[0]))\n"
+            "    return v @ A @ v\n",
+        },
+        "loses": {"test_eigen", "test_eigen_structure"},
+        "says": ["def step(i, v)", "Reread:"],
+    },
     # Correct, written another way: no rule, but a value that autodiff differentiates right everywhere: the series
     # where |x| < 0.1, the formula elsewhere (its safe where keeps the branch not taken finite); the norm bound
     # passed as an ordinary argument and saved as a residual, with None as its cotangent; the norm of all the leaves
