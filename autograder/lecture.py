@@ -48,11 +48,16 @@ def compare_times(faster: tuple[str, float], slower: tuple[str, float], *, by: f
     """
     (fast_name, fast), (slow_name, slow) = faster, slower
     ratio = slow / fast if fast > 0 else float("inf")
-    times = f"{fast_name} {fast * 1e3:.3g} ms, {slow_name} {slow * 1e3:.3g} ms"
+    times = f"{fast_name} {_duration(fast)}, {slow_name} {_duration(slow)}"
     if ratio >= by:
         print(f"{times}: {fast_name} is {ratio:.0f}x faster.")
     else:
         print(f"{AGAINST_THE_TEXT} {times} ({ratio:.2g}x, not the {by:g}x or more the text expects). {otherwise}")
+
+
+def _duration(seconds: float) -> str:
+    """A time as a reader takes it in: milliseconds below a second, seconds from there."""
+    return f"{seconds:.3g} s" if seconds >= 1 else f"{seconds * 1e3:.3g} ms"
 
 
 def primitive_names(jaxpr: Jaxpr) -> list[str]:
