@@ -75,22 +75,26 @@ def at_running_test(error: BaseException, test: tuple[str, str, str | None] | No
     return at_test(test[0], test[1], shown, test[2]) if test else None
 
 
-def meaning(error: BaseException, tb: types.TracebackType | None = None) -> tuple[Mistake, str | None]:
+def meaning(error: BaseException, tb: types.TracebackType | None = None) -> tuple[Mistake | None, str | None]:
     """What `error` means where it was raised, and the section to reread (None: the mistake's own): the test's
     own words for it (`raises/SET.toml`), else a classic JAX mistake, else the kind of Python error (JAX's calls
     of the learner's functions included), else what any error from JAX or from the learner's code means; the
-    test's section for all but a classic mistake."""
+    test's section for all but a classic mistake. Outside the course's sets (another course graded with the
+    same grader, a notebook of one's own), Python's errors are left as Python says them: no mistake."""
     test = running_test(tb)
     section = test[2] if test else None
     if mistake := at_running_test(error, test):
         return mistake, None
     if mistake := mistake_of(error):
         return mistake, None
+    ours = test is not None or current_set(tb) is not None
     # A Python error JAX raised, calling a function of the learner's, is still that kind of mistake.
-    if mistake := mistake_of(error, PYTHON):
+    if ours and (mistake := mistake_of(error, PYTHON)):
         return mistake, section
     if _from_jax(error):
         return FROM_JAX, section
+    if not ours:
+        return None, None
     return (TEST_ASSERTION if test and isinstance(error, AssertionError) else ANY_ERROR), section
 
 
@@ -198,12 +202,15 @@ def current_set(tb: types.TracebackType | None = None, section: str | None = Non
 
 
 def explained(error: BaseException, tb: types.TracebackType | None = None) -> bool:
-    """Put the course's words after the error's message in `error`: what it means (`meaning`), Try and Reread."""
+    """Put the course's words after the error's message in `error`: what it means (`meaning`), Try and Reread;
+    True if it got them."""
     if not getattr(error, "_course_words", False) and (words := unknown_axis(error)):
         error.args = (words,)
     if getattr(error, "_course_words", False) or "not answered yet" in str(error):
         return True
     mistake, section = meaning(error, tb)
+    if mistake is None:
+        return False
     said = mistake.explain(current_set(tb), section)
     words, original = f"{error}\n\nWhat it means: {said}" if str(error) else f"What it means: {said}", error.args
     try:

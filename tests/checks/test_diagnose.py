@@ -109,7 +109,11 @@ def test_pmap_over_an_axis_that_is_not_the_device_count_is_named():
     assert "jax.device_count()" in mistake_of(raised.value).cause
 
 
-def test_a_python_error_that_is_no_classic_mistake_gets_the_words_of_its_kind():
+def test_a_python_error_that_is_no_classic_mistake_gets_the_words_of_its_kind(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    assert not explained(KeyError("w"))  # not in a set of the course's: Python's words alone
+    monkeypatch.setenv("JPY_SESSION_NAME", "10_pytrees.ipynb")
     error = KeyError("w")
     assert mistake_of(error) is None
     assert explained(error)
