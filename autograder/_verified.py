@@ -55,8 +55,11 @@ from pathlib import Path
 
 # The hand-over cell's output: exported programs, base64, by call.
 MIME = "application/vnd.jax-course.hand-over+json"
-# Marks a cell the grader added; it is taken out again before nbgrader scores the notebook.
+# Marks a cell the grader added (with a secret of the grading process beside it, which tells it from a copy); it is
+# taken out again before nbgrader scores the notebook.
 CELL_KEY = "jax_course_hand_over"
+# What one notebook may hand over in all: a good answer's programs are kilobytes.
+MAX_HANDED_BYTES = 16_000_000
 _FOLDER = Path(__file__).parent / "verified"
 
 

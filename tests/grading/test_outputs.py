@@ -49,3 +49,21 @@ def test_outputs_past_the_bound_are_dropped_with_one_line_that_says_so_and_error
 def test_a_display_counts_its_data():
     shown = {"msg_type": "display_data", "content": {"data": {"image/png": "A" * 50, "text/plain": "<Figure>"}}}
     assert _outputs.output_size(shown) == 58
+
+
+def test_a_hand_over_cell_still_hands_over_after_the_bound_within_its_own(monkeypatch):
+    from types import SimpleNamespace
+
+    from autograder._verified import CELL_KEY, MIME
+
+    monkeypatch.setattr(_outputs, "MAX_OUTPUT_BYTES", 100)
+    monkeypatch.setattr(_outputs, "MAX_HANDED_BYTES", 60)
+    client, outs = _Capped(), []
+    client.preprocess(None)
+    client.nb = SimpleNamespace(cells=[{"metadata": {}}, {"metadata": {CELL_KEY: "test_a"}}])
+    client.output(outs, _stream("x" * 200), None, 0)  # the student's cell printed past the bound
+    handed = {"msg_type": "display_data", "content": {"data": {MIME: "p" * 50}}}
+    client.output(outs, handed, None, 1)
+    client.output(outs, handed, None, 1)  # past the hand-over's own bound
+    client.output(outs, handed, None, 0)  # the programs' type, shown by a cell that hands nothing over
+    assert [o.get("data", {}).get(MIME) for o in outs] == [None, "p" * 50]

@@ -12,6 +12,8 @@ from typing import Any
 
 from nbformat.v4 import new_output
 
+from ..._verified import CELL_KEY, MAX_HANDED_BYTES, MIME
+
 # A course's answers print kilobytes; a plot is some tens of kilobytes.
 MAX_OUTPUT_BYTES = 8_000_000
 DROPPED = (
@@ -33,14 +35,26 @@ class CappedOutputs:
     notebook are dropped, with one line that says so."""
 
     _output_bytes = 0
+    _handed_bytes = 0
     _outputs_dropped = False
 
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> Any:
-        self._output_bytes, self._outputs_dropped = 0, False
+        self._output_bytes, self._handed_bytes, self._outputs_dropped = 0, 0, False
         return super().preprocess(nb, resources, km)  # pyright: ignore[reportAttributeAccessIssue]
 
+    def _hands_over(self, msg: dict, cell_index: int) -> bool:
+        """Whether `msg` is what a hand-over cell shows (the programs the verifier judges), within their own bound:
+        a notebook that printed its fill must still hand its answers over. (Which cell is the grader's own is told
+        where the programs are taken out; a key copied onto a student's cell gains it only this bound.)"""
+        cells = getattr(getattr(self, "nb", None), "cells", [])
+        cell = cells[cell_index] if 0 <= cell_index < len(cells) else {}
+        if CELL_KEY not in cell.get("metadata", {}) or MIME not in (msg.get("content") or {}).get("data", {}):
+            return False
+        self._handed_bytes += output_size(msg)
+        return self._handed_bytes <= MAX_HANDED_BYTES
+
     def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> Any:
-        if msg.get("msg_type") in _COUNTED:
+        if msg.get("msg_type") in _COUNTED and not self._hands_over(msg, cell_index):
             self._output_bytes += output_size(msg)
             if self._output_bytes > MAX_OUTPUT_BYTES:
                 if not self._outputs_dropped:

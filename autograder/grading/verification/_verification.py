@@ -21,7 +21,7 @@ from nbformat.v4 import new_code_cell, new_output
 
 from ..._config import GRADER_SEED, REFERENCES, TIMING
 from ..._passes import MARK
-from ..._verified import CELL_KEY, MIME, hand_over_source, problems
+from ..._verified import CELL_KEY, MAX_HANDED_BYTES, MIME, hand_over_source, problems
 from .._cells import grade_id_if_test
 from ._verifier import Verifier, borrow, give_back
 
@@ -31,8 +31,6 @@ from ._verifier import Verifier, borrow, give_back
 _OURS_KEY = "jax_course_grader"
 _OURS = secrets.token_hex(16)
 
-# What one notebook may hand over in all: a good answer's programs are kilobytes.
-MAX_HANDED_BYTES = 16_000_000
 # Verdicts that `jax-course grade`'s worker threads computed as each notebook finished, for `Verify` to take
 # in the main thread: there the verifier would run one notebook at a time.
 _AHEAD: dict[str, dict[str, dict[str, Any]]] = {}
