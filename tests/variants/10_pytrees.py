@@ -435,19 +435,6 @@ VARIANTS = {
         "says": ["each layer's input, not its output"],
     },
     # JAX's and Python's own errors inside an answer, explained as the mistake made at this problem (issue #69).
-    # activation named in neither list: register_dataclass must be told of every field.
-    "dense_activation_unlisted": {
-        "answers": {
-            "dense": "@dataclasses.dataclass\n"
-            "class Dense:\n"
-            "    w: jax.Array\n"
-            "    b: jax.Array\n"
-            "    activation: str\n\n\n"
-            "jax.tree_util.register_dataclass(Dense, data_fields=['w', 'b'], meta_fields=[])\n",
-        },
-        "loses": {"test_dense"},
-        "says": ["activation as a meta (static) field", "Reread:"],
-    },
     # The function given to tree_map_with_path written as f(leaf, path): it is called with the path first.
     "decay_leaf_and_path_swapped": {
         "answers": {
