@@ -34,6 +34,7 @@ def test_every_entry_names_a_test_of_the_course_and_says_what_to_try_and_reread(
         lecture, _, heading = entry["section"].partition("#")
         assert lecture == assignment[:2] or lecture < assignment[:2], entry["section"]
         assert heading in headings(lecture), f"no heading {heading!r} in lecture {lecture}"
+        assert "`" not in heading, "a heading with code in it has no anchor the site and JupyterLab agree on"
 
 
 def _raised_in(monkeypatch, test_source: str, line: int, code: str) -> BaseException:
