@@ -25,11 +25,11 @@ def normal(source: str) -> str:
 
 
 @cache
-def _known() -> dict[str, tuple[str, float, bool]]:
-    """Each test cell of the course's sets by its compared source: `(grade_id, points, hidden tests ran)`."""
+def _cells() -> list[tuple[str, str, float, str, str]]:
+    """Each test cell of the course's sets: `(set, grade_id, points, released source, graded source)`."""
     from ._config import PACKAGE_REFERENCES
 
-    found: dict[str, tuple[str, float, bool]] = {}
+    found = []
     for path in sorted(PACKAGE_REFERENCES.glob(f"*/{PASSES_FILE}")):
         try:
             tests = json.loads((path.parent / "tests.json").read_text())
@@ -37,27 +37,28 @@ def _known() -> dict[str, tuple[str, float, bool]]:
         except (OSError, ValueError):
             continue
         for grade_id, cell in cells.items():
-            found.setdefault(normal(cell["visible"]), (grade_id, float(cell["points"]), False))
-            if grade_id in tests:
-                found.setdefault(normal(tests[grade_id]), (grade_id, float(cell["points"]), True))
+            found.append((path.parent.name, grade_id, float(cell["points"]), cell["visible"], tests.get(grade_id, "")))
+    return found
+
+
+@cache
+def _known() -> dict[str, tuple[str, float, bool]]:
+    """Each test cell of the course's sets by its compared source: `(grade_id, points, hidden tests ran)`."""
+    found: dict[str, tuple[str, float, bool]] = {}
+    for _, grade_id, points, visible, graded in _cells():
+        found.setdefault(normal(visible), (grade_id, points, False))
+        if graded:
+            found.setdefault(normal(graded), (grade_id, points, True))
     return found
 
 
 @cache
 def _tests() -> dict[str, tuple[str, str]]:
     """Each test cell of the course's sets by its compared source, released or graded: `(set, grade_id)`."""
-    from ._config import PACKAGE_REFERENCES
-
     found: dict[str, tuple[str, str]] = {}
-    for path in sorted(PACKAGE_REFERENCES.glob(f"*/{PASSES_FILE}")):
-        try:
-            tests = json.loads((path.parent / "tests.json").read_text())
-            cells = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        for grade_id, cell in cells.items():
-            for source in (cell["visible"], tests.get(grade_id, "")):
-                found.setdefault(normal(source), (path.parent.name, grade_id))
+    for assignment, grade_id, _, visible, graded in _cells():
+        for source in (visible, graded):
+            found.setdefault(normal(source), (assignment, grade_id))
     found.pop("", None)
     return found
 
