@@ -12,7 +12,6 @@ import glob
 import os
 import re
 import shutil
-import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -28,6 +27,7 @@ from nbgrader.converters.base import BaseConverter, NbGraderException
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import Execute
 
+from ..plugins._gradebook import alembic_on_path
 from ..plugins._links import links_in, record_zero, refusal
 from ._failures import Heard, SubmissionError, check_timestamp
 from ._ledger import Outcome, fingerprint
@@ -252,10 +252,7 @@ def open_course(assignment: str, *, db_url: str | None, student: str | None, opt
         argv.append(f"--CourseDirectory.db_url={db_url}")
     if student:
         argv.append(f"--CourseDirectory.student_id={student}")
-    # nbgrader runs its gradebook migrations with `alembic`, by name, from this environment.
-    bindir = str(Path(sys.executable).parent)
-    if bindir not in os.environ.get("PATH", "").split(os.pathsep):
-        os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
+    alembic_on_path()
     app = AutogradeApp()
     app.log.addFilter(HEARD)
     app.initialize(argv)

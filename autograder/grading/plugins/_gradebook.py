@@ -8,9 +8,12 @@ written all the same. Other warnings still show.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from sqlalchemy.exc import SAWarning
 
@@ -22,3 +25,11 @@ def without_sqlalchemy_warnings() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SAWarning)
         yield
+
+
+def alembic_on_path() -> None:
+    """Put this environment's commands first on PATH: nbgrader runs its gradebook migrations with `alembic`, by
+    name, and the environment may not be activated (`.venv/bin/jax-course`)."""
+    bindir = str(Path(sys.executable).parent)
+    if bindir not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")

@@ -142,14 +142,13 @@ class Scratch:
 def _new_gradebook(course_id: str) -> Path:
     """An empty gradebook as nbgrader makes one, made once per process: nbgrader makes each by running `alembic`
     for its schema (a new interpreter, about two seconds of CPU), and a proof needs one per pipeline."""
-    from ..plugins._gradebook import without_sqlalchemy_warnings  # nbgrader: only once there is a gradebook
+    # nbgrader: only once there is a gradebook
+    from ..plugins._gradebook import alembic_on_path, without_sqlalchemy_warnings
 
     with without_sqlalchemy_warnings():
         from nbgrader.api import Gradebook
 
-        # nbgrader runs `alembic` by name: this environment's, also when it is not activated (.venv/bin/jax-course).
-        if str(_BIN) not in os.environ.get("PATH", "").split(os.pathsep):
-            os.environ["PATH"] = f"{_BIN}{os.pathsep}{os.environ.get('PATH', '')}"
+        alembic_on_path()
         folder = Path(tempfile.mkdtemp(prefix="jax-course-gradebook-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
         with Gradebook(f"sqlite:///{folder / 'gradebook.db'}", course_id):
