@@ -44,7 +44,7 @@ def mistake_of(error: BaseException, catalogue: tuple[Mistake, ...] = MISTAKES) 
 
 
 # A check's `section="..."`, or the constant a test cell names it by (`SECTION = "..."`).
-_ANY_SECTION = re.compile(r"""section\s*=\s*["'](\d\d#[^"']*)["']""", re.IGNORECASE)
+_SECTION = re.compile(r"""section\s*=\s*["'](\d\d#[^"']*)["']""", re.IGNORECASE)
 
 
 def running_test(tb: types.TracebackType | None) -> tuple[str, str, str | None] | None:
@@ -64,7 +64,7 @@ def running_test(tb: types.TracebackType | None) -> tuple[str, str, str | None] 
         return None
     # The first section named from the failing line on (a check's arguments follow its first line), else the last.
     after = "\n".join(source.splitlines()[cell[1] - 1 :])
-    named = _ANY_SECTION.search(after) or ([*_ANY_SECTION.finditer(source)] or [None])[-1]
+    named = _SECTION.search(after) or ([*_SECTION.finditer(source)] or [None])[-1]
     return (*found, named[1] if named else None)
 
 
@@ -154,7 +154,6 @@ def _from_jax(error: BaseException) -> bool:
     return innermost is not None and f"{os.sep}jax{os.sep}" in innermost.tb_frame.f_code.co_filename
 
 
-_SECTION = re.compile(r"""section\s*=\s*["'](\d\d)#""", re.IGNORECASE)
 _FOLDER = re.compile(r"(?:^|[/\\])(\d\d)_[a-z]")
 
 
@@ -193,7 +192,7 @@ def current_set(tb: types.TracebackType | None = None, section: str | None = Non
     for source in _cells(frames):
         found = _SECTION.search(source)
         if found:
-            return found.group(1)
+            return found.group(1)[:2]
     for path in (os.environ.get("JPY_SESSION_NAME", ""), os.getcwd()):
         found = _FOLDER.search(path)
         if found:
