@@ -477,6 +477,30 @@ for name, target in [("01_arrays.ipynb", solution), ("gradebook.db", os.path.joi
         except OSError:
             pass
 """
+# A process that leaves its kernel (a double fork, a session of its own) and, once the kernel has ended, changes what
+# the grader wrote in the kernel's folder: the graded notebook, and a file that says it was there. Its keeper (stock
+# nbgrader) or its driver (jax-course grade) ends it with the kernel.
+OUTLIVED = "outlived-its-kernel"
+_OUTLIVE = f"""import os, time
+
+kernel = os.getpid()
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        while True:
+            try:
+                os.kill(kernel, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        time.sleep(1)
+        for name in os.listdir("."):
+            if name.endswith(".ipynb"):
+                open(name, "w").write("{{}}")
+        open({OUTLIVED!r}, "w").write("changed after grading")
+    os._exit(0)
+os.wait()
+"""
 STARTUP_FILES = [".jupyter/nbgrader_config.py", ".ipython/profile_default/startup/00-course.py"]
 _STARTUP = f"""import os
 
@@ -499,6 +523,7 @@ CASES.update(
         for how, code in [
             ("plants links and a pipe where the grader writes", _LINKS),
             ("writes start-up files in its HOME", _STARTUP),
+            ("leaves a process running that outlives its kernel", _OUTLIVE),
         ]
     }
 )

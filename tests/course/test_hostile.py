@@ -28,6 +28,7 @@ from autograder.grading.kernels._outputs import MAX_OUTPUT_BYTES
 from hostile import (
     ASSIGNMENT,
     CASES,
+    OUTLIVED,
     STARTUP_FILES,
     TIMED_ASSIGNMENT,
     VERIFIED_ASSIGNMENT,
@@ -184,6 +185,10 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     graded = [path for root in (course, stock) for path in (root / "autograded").rglob("*.ipynb")]
     large = {str(p.relative_to(tmp_path)): p.stat().st_size for p in graded if p.stat().st_size > 2 * MAX_OUTPUT_BYTES}
     assert large == {}, f"graded notebooks past the bound on outputs: {large}"
+    # Nothing a kernel started outlived it (it would act within moments of its kernel's end), in either pipeline.
+    time.sleep(3)
+    outlived = [str(p.relative_to(tmp_path)) for root in (course, stock) for p in (root / "autograded").rglob(OUTLIVED)]
+    assert outlived == [], f"a process a kernel started changed its folder after grading: {outlived}"
     # Nothing a kernel left behind changed the course's files or reached the graders' HOME.
     assert {path: _files(path) for path in kept} == kept, "a kernel changed the course's solutions or config"
     assert [name for name in STARTUP_FILES if (home / name).exists()] == [], "a kernel wrote start-up files in HOME"

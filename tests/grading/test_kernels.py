@@ -10,9 +10,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 from nbclient import NotebookClient
 
@@ -128,6 +130,91 @@ def test_a_kernel_listens_on_sockets_in_a_folder_of_its_own_that_goes_with_it(tm
     assert not folder.exists(), "the kernel's sockets outlived it"
 
 
+# Another process of the grader's user that knows a kernel's connection file (in the temporary folder, which every
+# walled kernel may read; the sockets' paths are in /proc/net/unix): it asks the kernel to run code, and listens.
+STRANGER = """\
+import json, sys, time
+from jupyter_client import BlockingKernelClient
+client = BlockingKernelClient(connection_file=sys.argv[1])
+client.load_connection_file()
+client.start_channels()
+client.execute("open('reached', 'w').write('the stranger ran code here')")
+heard, deadline = [], time.monotonic() + 4
+while time.monotonic() < deadline:
+    try:
+        heard.append(client.get_iopub_msg(timeout=0.2)["content"])
+    except Exception:
+        pass
+print(json.dumps(heard))
+"""
+
+
+def test_no_other_process_hears_a_kernel_or_runs_code_in_it(tmp_path):
+    """A classmate's kernel, or what one left running, could otherwise read this notebook's answers and test cells
+    as they run (IOPub needs no key) and, with the key in the connection file, run code in it."""
+
+    async def graded() -> tuple[list, str]:
+        manager = kernels.WarmKernelManager()
+        await manager.start_kernel(cwd=str(tmp_path))
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=60)
+            stranger = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", STRANGER, manager.connection_file, stdout=subprocess.PIPE
+            )
+            heard = []
+            reply = await client.execute_interactive(
+                "import time\nfor _ in range(30):\n    print('the answer', flush=True)\n    time.sleep(0.1)",
+                timeout=60,
+                output_hook=lambda message: heard.append(message["content"].get("text", "")),
+            )
+            assert reply["content"]["status"] == "ok" and "the answer" in "".join(heard), heard
+            said, _ = await stranger.communicate()
+            return json.loads(said), manager.transport
+        finally:
+            client.stop_channels()
+            await manager.shutdown_kernel(now=True)
+
+    stranger_heard, transport = asyncio.run(graded())
+    assert transport == "ipc"
+    assert stranger_heard == [] and not (tmp_path / "reached").exists(), stranger_heard
+
+
+# A process that leaves its kernel (a double fork, a session of its own) and, once the kernel has ended, changes
+# what the grader wrote in the kernel's folder.
+OUTLIVE = """\
+import json, os, time
+kernel = os.getpid()
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        with open("lingerer.pid", "w") as file:
+            file.write(str(os.getpid()))
+        while True:
+            try:
+                os.kill(kernel, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        time.sleep(1)
+        open("outlived", "w").write("changed after grading")
+    os._exit(0)
+os.wait()
+"""
+
+
+def test_nothing_a_kernel_starts_outlives_it(tmp_path):
+    _run(tmp_path, OUTLIVE, "print('{}')")
+    lingerer = int((tmp_path / "lingerer.pid").read_text())
+    deadline = time.monotonic() + 5
+    while psutil.pid_exists(lingerer) and psutil.Process(lingerer).status() != psutil.STATUS_ZOMBIE:
+        assert time.monotonic() < deadline, "a process the kernel started outlived it"
+        time.sleep(0.05)
+    time.sleep(1.5)
+    assert not (tmp_path / "outlived").exists()
+
+
 def _connection(cwd: Path, **traits) -> dict:
     """How the client of a warm kernel started with `traits` reached it."""
 
@@ -169,6 +256,17 @@ def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, mon
     assert first["left_global"] and not second["left_global"]
     said = [r.getMessage() for r in caplog.records if "start cold" in r.getMessage()]
     assert said == ["Kernels start cold, not forked warm: the kernel nursery did not finish importing its libraries"]
+
+
+def test_a_kernel_started_cold_listens_on_tcp_which_no_walled_kernel_can_connect_to(tmp_path, monkeypatch):
+    """Nothing tells a cold kernel's sockets to accept only its grader (`_in_the_nursery._answer_only`)."""
+
+    def broken(env, preload):
+        raise _nursery.NurseryError("no nursery")
+
+    monkeypatch.setattr(kernels, "nursery_for", broken)
+    said = _connection(tmp_path)
+    assert said["transport"] == "tcp" and said["shell_port"] > 0, said
 
 
 def test_a_kernel_that_dies_while_starting_is_reported_and_leaves_nothing(tmp_path):
@@ -221,7 +319,8 @@ def test_a_graded_notebook_runs_in_a_kernel_forked_in_its_own_folder(tmp_path):
     folder.mkdir()
     # The nursery is forked from the driver (what the forkserver imported), not a new interpreter.
     lineage = (
-        "import psutil\nnursery = psutil.Process().parent()\nprint(nursery.cmdline() == nursery.parent().cmdline())"
+        "import psutil\nnursery = psutil.Process().parent().parent()  # its keeper's parent\n"
+        "print(nursery.cmdline() == nursery.parent().cmdline())"
     )
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(lineage), nbformat.v4.new_code_cell(REPORT)])
     (tmp_path / "submission.ipynb").write_text(nbformat.writes(nb))

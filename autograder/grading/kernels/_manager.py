@@ -18,6 +18,7 @@ would, and says so once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import shutil
@@ -95,7 +96,7 @@ class WarmKernelManager(AsyncKernelManager):
     async def _async_pre_start_kernel(self, **kw):
         if self._own_sockets is None:  # at the first start: unless whoever made the manager chose them
             chosen = self.connection_file or self.trait_has_value("transport") or self.trait_has_value("ip")
-            self._own_sockets = os.name == "posix" and not chosen
+            self._own_sockets = os.name == "posix" and not chosen and _peers_filtered()
         if self._own_sockets and self._sockets is None:
             # TCP ports are picked free and bound by the kernel a moment later: on a busy machine another process
             # can take one in between, and that submission fails. Sockets that are files, in a folder of the
@@ -119,6 +120,8 @@ class WarmKernelManager(AsyncKernelManager):
             walls["scratch"] = [self._scratch]
         pid = await self._forked_kernel(kernel_cmd, kw, walls)
         if pid is None:
+            if self._sockets is not None and self.transport == "ipc":
+                walls = self._tcp_instead(kw, kernel_cmd, walls)
             if walls is not None:  # walled in before it becomes the kernel (`_sandbox.py`)
                 kernel_cmd = [sys.executable, "-I", "-m", _sandbox.__name__, json.dumps(walls), *kernel_cmd]
             await super()._async_launch_kernel(kernel_cmd, **kw)
@@ -129,6 +132,21 @@ class WarmKernelManager(AsyncKernelManager):
         provisioner.pid = provisioner.pgid = pid
         provisioner.cwd = kw.get("cwd") or os.getcwd()
         self._reconcile_connection_info(provisioner.connection_info)
+
+    def _tcp_instead(self, kw: dict, kernel_cmd: list[str], walls: dict | None) -> dict | None:
+        """A kernel started cold listens on TCP, not on files: nothing can tell its sockets to accept only this
+        process (`_in_the_nursery._answer_only`), and its walls connect to no port, so no other kernel reaches it."""
+        self.cleanup_connection_file()
+        self.transport, self.ip = "tcp", "127.0.0.1"
+        self.shell_port = self.iopub_port = self.stdin_port = self.control_port = self.hb_port = 0
+        self._connection_file_written = False
+        self.write_connection_file()
+        self.provisioner.connection_info = self.get_connection_info()  # pyright: ignore[reportOptionalMemberAccess]
+        if walls is None:
+            return None
+        scratch = walls["scratch"]
+        walls = _walls(kw, kernel_cmd, self.log)
+        return walls if walls is None else {**walls, "scratch": scratch}
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
@@ -166,6 +184,18 @@ class WarmKernelManager(AsyncKernelManager):
         finally:
             for fd in opened:
                 os.close(fd)
+
+
+@functools.cache
+def _peers_filtered() -> bool:
+    """Whether this ZeroMQ can make a socket that is a file accept one process alone (`IPC_FILTER_PID`, which a
+    libzmq built without peer credentials lacks): a kernel listens on files only then, on TCP otherwise."""
+    with zmq.Context() as context, context.socket(zmq.PUB) as probe:
+        try:
+            probe.setsockopt(zmq.IPC_FILTER_PID, os.getpid())
+        except (zmq.ZMQError, AttributeError):
+            return False
+        return True
 
 
 def _walls(kw: dict, kernel_cmd: list[str], log) -> dict | None:

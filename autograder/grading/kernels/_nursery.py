@@ -27,6 +27,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -177,18 +178,30 @@ class Nursery:
         self, argv: list[str], cwd: str, env: dict[str, str], streams, walls: dict | None = None, timeout: float = 30
     ) -> int:
         """Fork a kernel running `python -m ipykernel_launcher *argv` in `cwd`, its stdout and stderr on
-        `streams` (two descriptors, stdin on /dev/null), inside `walls` (`_sandbox.py`); its pid, once it listens."""
+        `streams` (two descriptors, stdin on /dev/null), inside `walls` (`_sandbox.py`), under a keeper that ends
+        whatever it starts with it (`_in_the_nursery._keep`); its pid, once it listens. Its sockets that are files
+        accept only this process (`_in_the_nursery._answer_only`)."""
         ready_read, ready_write = os.pipe()
+        pid = 0
         try:
-            request = {"argv": argv, "cwd": cwd, "env": env, "walls": walls}
-            pid = int(self._fork(request, [*streams, ready_write], "kernel").split()[1])
+            request = {"argv": argv, "cwd": cwd, "env": env, "walls": walls, "grader": os.getpid()}
+            self._fork(request, [*streams, ready_write], "kernel")
             os.close(ready_write)
             ready_write = -1
-            ready, _, _ = select.select([ready_read], [], [], timeout)
-            if not ready or os.read(ready_read, 16) != b"ok":
-                _kill(pid)
+            deadline, said = time.monotonic() + timeout, b""
+            while not said.endswith(b"ok") and _readable(ready_read, deadline):
+                if not (more := os.read(ready_read, 64)):
+                    break
+                said += more
+                if not pid and b"\n" in said:
+                    pid = int(said.split()[1])
+            if not pid or not said.endswith(b"ok"):
                 raise NurseryError("a forked kernel died before it was ready")
             return pid
+        except BaseException:
+            if pid:
+                _kill(pid)  # its keeper then ends whatever it started
+            raise
         finally:
             os.close(ready_read)
             if ready_write >= 0:
@@ -296,6 +309,10 @@ def _installed(name: str) -> bool:
         return importlib.util.find_spec(name.partition(".")[0]) is not None
     except (ImportError, ValueError):
         return False
+
+
+def _readable(fd: int, deadline: float) -> bool:
+    return bool(select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0])
 
 
 def _kill(pid: int) -> None:
