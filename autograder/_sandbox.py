@@ -12,7 +12,7 @@ by name, never listed: each is named by a hash of a program the kernel would com
 folder (no links, pipes, sockets or
 devices there: the grader writes the graded notebook in that folder afterwards), its connection file, a
 throw-away folder of its own (its HOME and temporary folder, which the grader removes with it) and a few
-devices (/dev/null, /dev/shm). In /proc it sees itself alone: Landlock stops it tracing a process outside
+devices (/dev/null, not /dev/shm). In /proc it sees itself alone: Landlock stops it tracing a process outside
 its walls, but not reading another process's environment there, which is where the grader's and the
 verifier's seed would be. Where Landlock has them, beyond its walls it may signal no process (ABI 6: the
 grader, the nursery, another kernel), connect to no abstract Unix socket (ABI 6) and to no TCP port, and
@@ -58,8 +58,9 @@ _SPECIAL = (1 << 6) | _MAKE_SOCKET | (1 << 10) | (1 << 11) | (1 << 12)
 # What the grader's throw-away folders are called, then the pid of the process that made them and "-": one a
 # killed grader left behind is removed by the next (`grading/batch/_workers.py`).
 SCRATCH = "jax-course-grade-"
-# Devices any process writes to; /dev/shm holds POSIX shared memory and semaphores (multiprocessing).
-DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/shm")
+# Devices any process writes to. Not /dev/shm (POSIX shared memory, multiprocessing's semaphores): what is written
+# there is memory no limit on the kernel's processes counts, and it stays on the machine after grading.
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
 _FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
 # TCP (ABI 4): binding to a port, connecting to one; a rule on a port is rule type 2.
 _NET_SINCE, _BIND_TCP, _CONNECT_TCP, _NET_PORT = 4, 1 << 0, 1 << 1, 2

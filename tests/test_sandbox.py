@@ -177,6 +177,7 @@ attempt("hard-links a file from elsewhere into its folder",
         lambda: os.link(os.path.join(elsewhere, "config.py"), os.path.join(own, "hard")))
 attempt("makes a pipe in its folder", lambda: os.mkfifo(os.path.join(own, "pipe")))
 attempt("writes /dev/null", lambda: open("/dev/null", "w").write("x"))
+attempt("writes shared memory", lambda: open(f"/dev/shm/jax-course-test-{os.getpid()}", "w").write("x"))
 print(json.dumps(found))
 """
 
@@ -199,6 +200,7 @@ def test_a_walled_process_writes_only_its_folder_and_throw_away_folder_and_links
         "hard-links a file from elsewhere into its folder": "EXDEV",  # what Landlock answers for a link across folders
         "makes a pipe in its folder": "EACCES",
         "writes /dev/null": "ok",
+        "writes shared memory": "EACCES",  # memory no limit counts, left on the machine
     }
     assert (elsewhere / "config.py").read_text() == "# the instructor's\n" and not (elsewhere / "startup.py").exists()
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import csv
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -161,20 +163,49 @@ def test_memory_counts_shared_pages_once_only_when_the_resident_total_passes_the
 
 
 # Written by the answer and imported, so the reading that refuses `os.kill` in a cell does not see it: kills the
-# processes grading its kernel (the one that forked it and the one that started it), counting its attempts in a
-# file in /dev/shm (which a walled kernel may write), and only on its first attempt if `once`.
-_KILL_ITS_GRADER = """import os, signal
+# processes grading its kernel (the one that forked it and the one that started it), counting its attempts with the
+# test's counter (an abstract Unix socket, which walls older than Landlock ABI 6 let a kernel reach), and only on its
+# first attempt if `once`.
+_KILL_ITS_GRADER = """import os, signal, socket
 
-attempts = os.path.join("/dev/shm", {name!r})
-with open(attempts, "a") as counted:
-    counted.write("x")
-if not {once} or os.path.getsize(attempts) == 1:
+with socket.socket(socket.AF_UNIX) as counter:
+    counter.connect({counter!r})
+    counter.sendall({student!r}.encode())
+    attempt = int(counter.recv(16))
+if not {once} or attempt == 1:
     for pid in {{os.getppid(), int(os.environ.get("JPY_PARENT_PID") or 0)}} - {{0, 1}}:
         try:
             os.killpg(os.getpgid(pid), signal.SIGKILL)
         except OSError:
             pass
 """
+
+
+@contextlib.contextmanager
+def _attempts_counted(name: str):
+    """An abstract Unix socket named `name` that answers each student's connection with its count so far."""
+    counted: collections.Counter[str] = collections.Counter()
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(name)
+    server.listen()
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            with connection:
+                student = connection.recv(64).decode()
+                counted[student] += 1
+                connection.sendall(str(counted[student]).encode())
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield counted
+    finally:
+        server.shutdown(socket.SHUT_RDWR)
+        server.close()
 
 
 @pytest.mark.grading
@@ -184,26 +215,25 @@ def test_a_submission_that_brings_its_grader_down_twice_is_recorded_and_never_tr
     course = make_course(tmp_path, ASSIGNMENT)
     reference = solution_sources(ASSIGNMENT)
     first = next(iter(reference))
-    counters = {}
+    counter = f"\0jax-course-test-{os.getpid()}-attempts"
     for student, once in (("killer", False), ("once", True)):
-        counters[student] = f"jax-course-test-{os.getpid()}-{student}"
-        module = _KILL_ITS_GRADER.format(name=counters[student], once=once)
+        module = _KILL_ITS_GRADER.format(counter=counter, student=student, once=once)
         code = f"\nopen('grader_killer.py', 'w').write({module!r})\nimport grader_killer\n"
         submit(course, ASSIGNMENT, student, {**reference, first: reference[first] + code})
     submit(course, ASSIGNMENT, "honest", reference)
     env = {**os.environ, "JAXCOURSE_LANDLOCK": "5"}
-    try:
+    with _attempts_counted(counter) as attempts:
         done = subprocess.run(
             [VENV_BIN / "jax-course", "grade", ASSIGNMENT, "--timeout", "120"],
             cwd=course, env=env, capture_output=True, text=True, timeout=900,
         )  # fmt: skip
         assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
-        attempts = {student: os.path.getsize(f"/dev/shm/{name}") for student, name in counters.items()}
-    finally:
-        for name in counters.values():
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(f"/dev/shm/{name}")
-    assert attempts == {"killer": 2, "once": 2}, attempts
+        assert attempts == {"killer": 2, "once": 2}, attempts
+        recorded = (course / "grading" / ASSIGNMENT / "done" / "killer.json").read_text()
+        # A resumed run does not try it again.
+        again = jax_course_grade(course, ASSIGNMENT, "--timeout", "120", status=None)
+        assert attempts == {"killer": 2, "once": 2}, attempts
+        assert (course / "grading" / ASSIGNMENT / "done" / "killer.json").read_text() == recorded
     ledger = {p.stem: json.loads(p.read_text()) for p in (course / "grading" / ASSIGNMENT / "done").glob("*.json")}
     for student in ("honest", "once"):  # the loss it caused, and another's, cost an honest notebook nothing
         assert ledger[student]["status"] == "graded", ledger[student]
@@ -216,10 +246,7 @@ def test_a_submission_that_brings_its_grader_down_twice_is_recorded_and_never_tr
     with open(course / "grading" / ASSIGNMENT / "report.csv") as report:
         assert {row["student"]: row["reason"] for row in csv.DictReader(report)}["killer"] == killer["reason"]
     assert not list((course / "grading" / ASSIGNMENT / "lost").glob("*.json"))
-    # A resumed run does not try it again.
-    again = jax_course_grade(course, ASSIGNMENT, "--timeout", "120", status=None)
-    assert json.loads((course / "grading" / ASSIGNMENT / "done" / "killer.json").read_text()) == killer
-    assert again.returncode == 1 and not os.path.exists(f"/dev/shm/{counters['killer']}"), again.stderr[-3000:]
+    assert again.returncode == 1, again.stderr[-3000:]
     assert not _leftover_kernels()
 
 
