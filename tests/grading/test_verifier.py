@@ -61,6 +61,16 @@ def test_a_verifier_kept_warm_judges_the_next_notebook_as_a_new_one_would():
     assert "was not handed to the grader" in junk["test_pairwise"]["message"]
 
 
+def _holds_a_gigabyte(x, y):
+    """A 1.8 KB program that keeps 1 GB in the verifier for as long as it runs (about forever)."""
+    big = jax.lax.fori_loop(0, 10**9, lambda i, big: big + 1.0, jnp.zeros((2**28,)) + x[0, 0])
+    return jnp.zeros((x.shape[0], y.shape[0])) + big[0]
+
+
+def _never_ends(x, y):  # stops on no input: its condition stays true
+    return jax.lax.while_loop(lambda d: d[0, 0] > -1.0, lambda d: d + 1.0, jnp.zeros((x.shape[0], y.shape[0])))
+
+
 def _started(monkeypatch) -> _verifier.Verifier:
     """A verifier past its imports, whose problems then time out after 6 s (the new process that takes over
     imports JAX again within them)."""
@@ -74,10 +84,7 @@ def _started(monkeypatch) -> _verifier.Verifier:
 @pytest.mark.grading
 @pytest.mark.parametrize("asked_ahead", [False, True], ids=["decided-at-the-end", "asked-ahead"])
 def test_a_program_that_never_ends_fails_its_own_test_and_no_other(monkeypatch, asked_ahead):
-    def pairwise_sq_dists(x, y):  # stops on no input: its condition stays true
-        return jax.lax.while_loop(lambda d: d[0, 0] > -1.0, lambda d: d + 1.0, jnp.zeros((x.shape[0], y.shape[0])))
-
-    handed = _handed(test_pairwise=pairwise_sq_dists, test_softmax=_softmax)
+    handed = _handed(test_pairwise=_never_ends, test_softmax=_softmax)
     verifier = _started(monkeypatch)
     try:
         if asked_ahead:  # as the self-check asks, each hand-over as its cell runs
@@ -91,6 +98,32 @@ def test_a_program_that_never_ends_fails_its_own_test_and_no_other(monkeypatch, 
     )
     assert verdicts["test_softmax"]["passed"], verdicts["test_softmax"]
     assert "was not handed to the grader" in verdicts["test_safe_take"]["message"]  # the rest, in a new process
+
+
+# What verifying a notebook may take is counted against its submission: the verifier's memory, and what the
+# notebook's own run left of the time the grader gives it (`jax-course grade --timeout`).
+@pytest.mark.grading
+@pytest.mark.parametrize(
+    "program, limits, said",
+    [
+        (_holds_a_gigabyte, _verifier.Limits(memory_mb=700), "used more than the 700 MB of memory a submission"),
+        (_never_ends, _verifier.Limits(seconds=4), "the time the grader gives one notebook ran out"),
+    ],
+    ids=["memory", "the-notebooks-time"],
+)
+def test_a_program_past_its_submissions_share_fails_its_own_test_and_no_other(program, limits, said):
+    handed = _handed(test_pairwise=program, test_softmax=_softmax)
+    verifier = _verifier.Verifier("01_arrays", dict(os.environ))
+    try:
+        verifier.verdicts({})  # past its imports
+        verdicts = verifier.verdicts(handed, limits=limits)
+    finally:
+        verifier.close()
+    assert not verdicts["test_pairwise"]["passed"] and said in verdicts["test_pairwise"]["message"], verdicts
+    if limits.seconds is None:  # the memory: the rest in a new process
+        assert verdicts["test_softmax"]["passed"], verdicts["test_softmax"]
+    else:  # the time: spent, so what is left fails saying so
+        assert said in verdicts["test_softmax"]["message"], verdicts["test_softmax"]
 
 
 @pytest.mark.unit
@@ -113,7 +146,8 @@ def test_a_test_the_kernel_failed_is_not_verified_and_stays_failed(monkeypatch):
     """Its error already scores it zero: the verifier is not asked about it, even for a program that passes."""
     asked = []
     verifier = _verifier.Verifier("01_arrays", dict(os.environ))
-    monkeypatch.setattr(verifier, "_decide", lambda handed, left: asked.extend(left) or dict.fromkeys(left, "decided"))
+    decide = lambda handed, left, *limits: asked.extend(left) or dict.fromkeys(left, "decided")  # noqa: E731
+    monkeypatch.setattr(verifier, "_decide", decide)
     try:
         verdicts = verifier.verdicts(_handed(test_softmax=_softmax), failed={"test_softmax", "test_timing"})
     finally:

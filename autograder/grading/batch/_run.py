@@ -177,7 +177,9 @@ def _grade_all(
                         continue
                     # One notebook per assignment is the course's rule; several run one after another.
                     env = {**os.environ, **(run.seed.verifier_environment() if run.seed else {})}
-                    future = pool.submit(execute_all, runner, config, prepared, run.assignment, env)
+                    future = pool.submit(
+                        execute_all, runner, config, prepared, run.assignment, env, run.notebook_timeout, run.memory_mb
+                    )
                     running[future] = (submission, unreadable, report_notes(submission.folder, prepared, expected))
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -272,7 +274,10 @@ def grade(
             # One student by name: one notebook, so no kernel libraries for a forkserver to share.
             alone = student is not None and not glob.has_magic(student)
             runner, slots = on_this_machine(run.workers, limits, stop, alone)
-        converter = open_course(assignment, db_url=db_url, student=student, options=nbgrader_options or [])
+        # The verifier's memory is the notebook's: what `Verify` gives it when it verifies here (`execute_all` verifies
+        # ahead, with the notebook's time left too).
+        options = [*(nbgrader_options or []), f"--Verify.memory_mb={memory_mb}"]
+        converter = open_course(assignment, db_url=db_url, student=student, options=options)
         course = converter.course
         run.db_url, run.course_id = course.db_url, course.course_id
         run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say(), THREAD_LIMITS)

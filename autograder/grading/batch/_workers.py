@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import queue
 import shutil
@@ -14,7 +15,7 @@ from typing import cast
 import psutil
 
 from ..verification._verification import verify_ahead
-from ..verification._verifier import verifier_for
+from ..verification._verifier import MEMORY_MB, Limits, verifier_for
 from ._convert import GradingError
 from ._runner import SCRATCH, WORKER_ENVIRONMENT, Execution, execute_submission, may_start_processes, start_forkserver
 
@@ -82,10 +83,17 @@ def on_cluster(scheduler: str, workers: int, limits: dict):
 
 
 def execute_all(
-    runner: Runner, config: dict, prepared: list[tuple[str, str]], assignment: str, env: dict[str, str]
+    runner: Runner,
+    config: dict,
+    prepared: list[tuple[str, str]],
+    assignment: str,
+    env: dict[str, str],
+    notebook_timeout: float = math.inf,
+    memory_mb: float = MEMORY_MB,
 ) -> list[tuple[str, Execution]]:
     """Run a submission's notebooks, each in its folder under `autograded/` (as nbgrader does), and verify
-    their answers here, in this worker's thread, rather than one notebook at a time when they are recorded."""
+    their answers here, in this worker's thread, rather than one notebook at a time when they are recorded: within
+    the notebook's limits, its verification taking what its run left of `notebook_timeout`."""
     if config.get("enabled") is False:  # `--no-execute`: graded on the outputs submitted
         return [(path, Execution(text, None, 0.0)) for path, text in prepared]
     done = []
@@ -93,7 +101,8 @@ def execute_all(
         with verifier_for(assignment, env) as verifier:  # started now, in the background
             execution = runner(text, config, str(Path(path).parent.resolve()), n < len(prepared))
             if verifier is not None and (executed := execution.notebook):
-                verify_ahead(verifier, executed, env)
+                left = max(notebook_timeout - execution.seconds, 0.0)
+                verify_ahead(verifier, executed, env, Limits(memory_mb, None if math.isinf(left) else left))
         done.append((path, execution))
         if execution.failure:  # nbgrader goes no further in a submission that failed
             break

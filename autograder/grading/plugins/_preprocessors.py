@@ -8,7 +8,7 @@ from typing import Any
 
 from nbformat import NotebookNode
 from nbgrader.preprocessors import ClearHiddenTests, Execute, NbGraderPreprocessor, OverwriteCells
-from traitlets import Bool
+from traitlets import Bool, Float
 
 from ..._config import PROTECTED, environment_with
 from ..._verified import problems
@@ -27,6 +27,7 @@ from ..verification._verification import (
     verdicts,
     verify_as_handed,
 )
+from ..verification._verifier import MEMORY_MB, Limits
 from ._scores import own_results_only
 from ._tampering import imported_names, refusal, tampering
 
@@ -185,6 +186,12 @@ class Verify(NbGraderPreprocessor):
     """Autograde step, right after `Execute`: the hand-over cells come out, and the verifier's verdicts
     decide the verified test cells (a cell the kernel passed and the verifier failed scores zero)."""
 
+    memory_mb = Float(
+        MEMORY_MB,
+        help="The memory the verifier may use running one submission's programs (MB); a program that needs more "
+        "fails its test, saying so. `jax-course grade` sets its --memory here.",
+    ).tag(config=True)
+
     def preprocess(self, nb, resources):
         handed, started = take_hand_overs(nb), resources.pop(_STARTED, None)
         assignment = resources.get("nbgrader", {}).get("assignment")
@@ -196,7 +203,8 @@ class Verify(NbGraderPreprocessor):
         # grade` for its kernels' thread limits, which this process's environment lacks).
         _, seed = _grading_seed(self, resources, self.log, for_kernels=False)
         env = {**os.environ, **(seed.verifier_environment() if seed else {})}
-        failed = apply_verdicts(nb, verdicts(assignment, handed, env, started, failed_in_the_kernel(nb)))
+        limits = Limits(self.memory_mb)
+        failed = apply_verdicts(nb, verdicts(assignment, handed, env, started, failed_in_the_kernel(nb), limits))
         if failed:
             self.log.warning("Verified outside the kernel, and failed there: %s", ", ".join(failed))
         return nb, resources

@@ -23,7 +23,7 @@ from ..._config import GRADER_SEED, REFERENCES, TIMING
 from ..._passes import MARK
 from ..._verified import CELL_KEY, MAX_HANDED_BYTES, MIME, hand_over_source, problems
 from .._cells import grade_id_if_test
-from ._verifier import Verifier, borrow, give_back
+from ._verifier import DEFAULT_LIMITS, Limits, Verifier, borrow, give_back
 
 # What tells the grader's own hand-over cells from a submission's: a secret of this grading process, put in
 # their metadata as they are added. A cell's metadata is the student's to write, so the key alone, copied onto
@@ -151,11 +151,12 @@ def _key(assignment: str, handed: dict[str, Any], env: dict[str, str], failed: f
     return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
 
 
-def verify_ahead(verifier: Verifier, executed: str, env: dict[str, str]) -> None:
-    """In a worker thread, once a notebook has run: its verdicts, kept for `verdicts` to hand to `Verify`."""
+def verify_ahead(verifier: Verifier, executed: str, env: dict[str, str], limits: Limits = DEFAULT_LIMITS) -> None:
+    """In a worker thread, once a notebook has run: its verdicts within `limits`, kept for `verdicts` to hand to
+    `Verify`."""
     assignment, nb = verifier.assignment, nbformat.reads(executed, as_version=4)
     handed, failed = take_hand_overs(nb), failed_in_the_kernel(nb)
-    found = verifier.verdicts(handed, failed)
+    found = verifier.verdicts(handed, failed, limits)
     with _AHEAD_LOCK:
         _AHEAD[_key(assignment, handed, env, failed)] = found
 
@@ -166,9 +167,10 @@ def verdicts(
     env: dict[str, str],
     started: Verifier | None = None,
     failed: frozenset[str] = frozenset(),
+    limits: Limits = DEFAULT_LIMITS,
 ) -> dict[str, dict[str, Any]]:
     """The verifier's verdicts on `handed`, but for the tests the kernel `failed`: those computed ahead for
-    these very programs, or from the verifier `started` with the notebook, or from a new one."""
+    these very programs, or from the verifier `started` with the notebook, or from a new one, within `limits`."""
     with _AHEAD_LOCK:
         found = _AHEAD.pop(_key(assignment, handed, env, failed), None)
     if found is not None:
@@ -177,6 +179,6 @@ def verdicts(
         return found
     verifier = started or borrow(assignment, env)
     try:
-        return verifier.verdicts(handed, failed)
+        return verifier.verdicts(handed, failed, limits)
     finally:
         give_back(verifier)

@@ -6,11 +6,16 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import math
 import queue
 import tempfile
 import threading
+import time
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass
 from typing import Any
+
+import psutil
 
 from ..._verified import problems
 from ._verifier_process import VerifierProcess
@@ -18,6 +23,24 @@ from ._verifier_process import VerifierProcess
 # The verifier times answers against a baseline (seconds each, measured again when slow); a limit for one
 # problem, past which its program is taken for one that never ends.
 PROBLEM_TIMEOUT = 180
+# The memory a verifier may use while it runs one submission's programs, unless the grader says (stock nbgrader's
+# `Verify.memory_mb`, `jax-course grade --memory`): the same as `jax-course grade`'s default for a notebook.
+MEMORY_MB = 4096
+# How often the verifier's memory and time are looked at while it works.
+_POLL_SECONDS = 0.05
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What verifying one notebook may take, counted against its submission: memory (the verifier's process,
+    shared pages counted once) and, when the grader has a limit for the whole notebook, the seconds left of it."""
+
+    memory_mb: float = MEMORY_MB
+    seconds: float | None = None
+
+
+# Where the grader gives none: the default memory, and each problem's own time limit alone.
+DEFAULT_LIMITS = Limits()
 # The verdict on a problem whose test cell already failed in the kernel, where its own message is shown.
 FAILED_IN_THE_KERNEL = {"passed": False, "message": "not verified: the test had already failed in your notebook"}
 
@@ -52,9 +75,10 @@ class Verifier:
         said = self.errors.read().decode(errors="replace").strip().splitlines()[-1:]
         return f"the verifier stopped with exit status {status}" + (f" ({said[0][:300]})" if said and status else "")
 
-    def _read(self, process: VerifierProcess, request: dict[str, Any], found: dict) -> str:
-        """Verdicts on `request` from `process` into `found` until it is done, ends or takes too long; why it
-        stopped short ("" when done)."""
+    def _read(self, process: VerifierProcess, request: dict[str, Any], found: dict, limits: Limits, end: float) -> str:
+        """Verdicts on `request` from `process` into `found` until it is done, ends, takes too long (a problem
+        past `PROBLEM_TIMEOUT`, or all past `end`) or uses more memory than `limits`; why it stopped short ("" when
+        done)."""
         assert process.stdin is not None and process.stdout is not None
         lines: queue.Queue[str | None] = queue.Queue()
         stdout = process.stdout
@@ -72,16 +96,17 @@ class Verifier:
             process.stdin.flush()
         except OSError:
             pass  # it has already stopped: its exit status says why
+        problem_started = time.monotonic()
         while True:
             try:
-                line = lines.get(timeout=PROBLEM_TIMEOUT)
+                line = lines.get(timeout=_POLL_SECONDS)
             except queue.Empty:
-                process.kill()
-                process.wait()
-                return (
-                    f"it did not finish within {PROBLEM_TIMEOUT} s on the grader's inputs, as a loop that never "
-                    "stops would (a while_loop whose condition stays true)"
-                )
+                if why := _over(process, limits, problem_started, end):
+                    process.kill()
+                    process.wait()
+                    return why
+                continue
+            problem_started = time.monotonic()
             if line is None:
                 return self._stopped(process)
             try:
@@ -106,9 +131,11 @@ class Verifier:
             if not self._closed:
                 self._early[grade_id] = (calls, self._decide({grade_id: calls}, [grade_id])[grade_id])
 
-    def verdicts(self, handed: dict[str, Any], failed: Collection[str] = ()) -> dict[str, dict[str, Any]]:
-        """The verdicts on `handed`; a problem the verifier cannot decide fails, saying why. A problem whose test
-        the kernel `failed` is not verified: it fails as it did there."""
+    def verdicts(
+        self, handed: dict[str, Any], failed: Collection[str] = (), limits: Limits = DEFAULT_LIMITS
+    ) -> dict[str, dict[str, Any]]:
+        """The verdicts on `handed`, within `limits`; a problem the verifier cannot decide fails, saying why. A
+        problem whose test the kernel `failed` is not verified: it fails as it did there."""
         if self._answering is not None:
             self._asked.put(None)
             self._answering.join()
@@ -117,15 +144,22 @@ class Verifier:
         found = {gid: verdict for gid, (calls, verdict) in early.items() if handed.get(gid) == calls}
         found.update({gid: dict(FAILED_IN_THE_KERNEL) for gid in problems(self.assignment) if gid in failed})
         left = [grade_id for grade_id in problems(self.assignment) if grade_id not in found]
-        return {**found, **(self._decide(handed, left) if left else {})}
+        return {**found, **(self._decide(handed, left, limits) if left else {})}
 
-    def _decide(self, handed: dict[str, Any], left: list[str]) -> dict[str, dict[str, Any]]:
+    def _decide(
+        self, handed: dict[str, Any], left: list[str], limits: Limits = DEFAULT_LIMITS
+    ) -> dict[str, dict[str, Any]]:
         found: dict[str, dict[str, Any]] = {}
+        end = math.inf if limits.seconds is None else time.monotonic() + limits.seconds
         while left:
+            if time.monotonic() > end:  # none is left for the others: each fails saying so, with no process started
+                message = f"The grader could not verify this answer outside your notebook: {_spent(limits)}."
+                found.update({grade_id: {"passed": False, "message": message} for grade_id in left})
+                break
             if self.process.poll() is not None and not self._closed:
                 self.process = self._start()  # the last one stopped, or was stopped: a new one takes what is left
             process = self.process
-            why = self._read(process, {"handed": handed, "only": left}, found)
+            why = self._read(process, {"handed": handed, "only": left}, found, limits, end)
             left = [grade_id for grade_id in left if grade_id not in found]
             if left:  # the first problem left is the one it could not finish
                 message = f"The grader could not verify this answer outside your notebook: {why or 'no verdict'}."
@@ -139,6 +173,44 @@ class Verifier:
             self.process.kill()
             self.process.wait()
         self.errors.close()
+
+
+def _over(process: VerifierProcess, limits: Limits, problem_started: float, end: float) -> str:
+    """Why the verifier must be stopped now ("" if it may go on): a problem too long, the notebook's time spent,
+    or more memory than the submission's share."""
+    now = time.monotonic()
+    if now - problem_started > PROBLEM_TIMEOUT:
+        return (
+            f"it did not finish within {PROBLEM_TIMEOUT} s on the grader's inputs, as a loop that never stops would "
+            "(a while_loop whose condition stays true)"
+        )
+    if now > end:
+        return _spent(limits)
+    if _memory_mb(process.pid, limits.memory_mb) > limits.memory_mb:
+        return (
+            f"its program used more than the {limits.memory_mb:.0f} MB of memory a submission may use, on the "
+            "grader's inputs: it builds arrays far larger than its inputs need (a broadcast, an outer product or a "
+            "sort of something huge)"
+        )
+    return ""
+
+
+def _spent(limits: Limits) -> str:
+    return (
+        f"the time the grader gives one notebook ran out while its answers were verified ({limits.seconds:.0f} s were "
+        "left after the notebook ran), as a loop that never stops or a program far slower than it needs would spend it"
+    )
+
+
+def _memory_mb(pid: int, limit_mb: float) -> float:
+    """The verifier's memory in MB: resident, and past `limit_mb` its proportional share (the pages it shares with
+    the nursery it was forked from, JAX's libraries, counted once among the processes that share them)."""
+    try:
+        process = psutil.Process(pid)
+        resident = process.memory_info().rss / 2**20
+        return resident if resident <= limit_mb else process.memory_full_info().pss / 2**20
+    except (psutil.Error, AttributeError):
+        return 0.0
 
 
 # Verifiers between notebooks, by assignment and environment: each serves one notebook at a time.
