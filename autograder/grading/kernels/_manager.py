@@ -120,7 +120,7 @@ class WarmKernelManager(AsyncKernelManager):
             walls["scratch"] = [self._scratch]
         pid = await self._forked_kernel(kernel_cmd, kw, walls)
         if pid is None:
-            if self._sockets is not None and self.transport == "ipc":
+            if self.transport == "ipc":  # its own or chosen (`jax-course grade`'s driver)
                 walls = self._tcp_instead(kw, kernel_cmd, walls)
             if walls is not None:  # walled in before it becomes the kernel (`_sandbox.py`)
                 kernel_cmd = [sys.executable, "-I", "-m", _sandbox.__name__, json.dumps(walls), *kernel_cmd]
