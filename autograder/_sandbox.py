@@ -30,6 +30,7 @@ JAX nor nbgrader.
 from __future__ import annotations
 
 import ctypes
+import errno
 import functools
 import json
 import os
@@ -113,14 +114,21 @@ def shortfall(version: int) -> str:
             "this computer has no Landlock (Linux 5.13 or newer, enabled), so nothing keeps the notebook's code "
             "from reading or changing files outside its folder, or from signalling other programs"
         )
-    missing = []
+    missing, said = [], []
     if version < _SCOPES_SINCE:
         missing.append("signalling other programs of the same user (Landlock 6, Linux 6.12)")
     if version < _NET_SINCE:
         missing.append("connecting to network ports on this computer (Landlock 4, Linux 6.7)")
-    if not missing:
-        return ""
-    return f"this computer's Landlock (version {version}) cannot keep the notebook's code from {' or '.join(missing)}"
+    if missing:
+        said.append(
+            f"this computer's Landlock (version {version}) cannot keep the notebook's code from {' or '.join(missing)}"
+        )
+    if not filters_calls():
+        said.append(
+            "without libseccomp nothing keeps it from making shared memory that no memory limit counts and that "
+            "outlives it"
+        )
+    return "; ".join(said)
 
 
 def _everything(version: int) -> int:
@@ -240,6 +248,38 @@ def restrict(
         os.close(ruleset)
 
 
+# System calls that make memory no limit on a kernel's processes counts (their resident memory does not hold it)
+# and that outlives them: SysV shared memory, message queues and semaphores, POSIX message queues, and anonymous
+# files in memory. Refused with EPERM, as where the system offers none; /dev/shm, POSIX shared memory, is walled.
+FORBIDDEN_CALLS = ("shmget", "msgget", "semget", "mq_open", "memfd_create", "memfd_secret")
+
+
+@functools.cache
+def filters_calls() -> bool:
+    """Whether this system has libseccomp, which refuses `FORBIDDEN_CALLS` (Linux only)."""
+    try:
+        import pyseccomp  # noqa: F401 (loads libseccomp, or fails)
+    except (ImportError, OSError, RuntimeError):
+        return False
+    return sys.platform.startswith("linux")
+
+
+def forbid_calls() -> None:
+    """Refuse `FORBIDDEN_CALLS` to this process and all it starts from now on (after `restrict`, which forbade it
+    new privileges); nothing where the system has no libseccomp (`filters_calls`)."""
+    if not filters_calls():
+        return
+    import pyseccomp
+
+    refusing = pyseccomp.SyscallFilter(defaction=pyseccomp.ALLOW)
+    for call in FORBIDDEN_CALLS:
+        try:
+            refusing.add_rule(pyseccomp.ERRNO(errno.EPERM), call)
+        except (OSError, ValueError, RuntimeError):
+            continue  # a call this system's architecture does not have
+    refusing.load()
+
+
 def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
     """The walls of a kernel started in `cwd` with `env` and the arguments `argv` (`-f CONNECTION_FILE`):
     None when `env` protects nothing (`$JAXCOURSE_PROTECTED`, set by the grader). Its throw-away folder
@@ -286,6 +326,7 @@ def _ports(info: dict) -> list[int]:
 
 if __name__ == "__main__":
     restrict(**json.loads(sys.argv[1]))
+    forbid_calls()
     # JAX writes no compilation cache entry it cannot (its own later programs and the verifier would run them).
     os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "inf"
     os.execv(sys.argv[2], sys.argv[2:])

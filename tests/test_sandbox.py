@@ -178,6 +178,13 @@ attempt("hard-links a file from elsewhere into its folder",
 attempt("makes a pipe in its folder", lambda: os.mkfifo(os.path.join(own, "pipe")))
 attempt("writes /dev/null", lambda: open("/dev/null", "w").write("x"))
 attempt("writes shared memory", lambda: open(f"/dev/shm/jax-course-test-{os.getpid()}", "w").write("x"))
+attempt("makes a file in memory (memfd)", lambda: os.memfd_create("hoard"))
+def sysv():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.shmget(0, 1 << 20, 0o1600) < 0:  # IPC_PRIVATE, IPC_CREAT | 0600
+        raise OSError(ctypes.get_errno(), "shmget")
+attempt("makes SysV shared memory", sysv)
 print(json.dumps(found))
 """
 
@@ -201,6 +208,9 @@ def test_a_walled_process_writes_only_its_folder_and_throw_away_folder_and_links
         "makes a pipe in its folder": "EACCES",
         "writes /dev/null": "ok",
         "writes shared memory": "EACCES",  # memory no limit counts, left on the machine
+        # The same, by system calls (`_sandbox.FORBIDDEN_CALLS`), where libseccomp refuses them.
+        "makes a file in memory (memfd)": "EPERM" if _sandbox.filters_calls() else "ok",
+        "makes SysV shared memory": "EPERM" if _sandbox.filters_calls() else "ok",
     }
     assert (elsewhere / "config.py").read_text() == "# the instructor's\n" and not (elsewhere / "startup.py").exists()
 

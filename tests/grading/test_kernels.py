@@ -340,7 +340,12 @@ wrote = {}
 for where, folder in (("home", home), ("temporary", tempfile.gettempdir()), ("own", os.getcwd())):
     with open(os.path.join(folder, "mine.txt"), "w") as file:
         wrote[where] = file.write("x")
-print(json.dumps({"home": home, "temporary": tempfile.gettempdir(), "wrote": wrote}))
+try:
+    os.memfd_create("hoard")
+    hoards = True
+except PermissionError:
+    hoards = False
+print(json.dumps({"home": home, "temporary": tempfile.gettempdir(), "wrote": wrote, "hoards": hoards}))
 """
 
 
@@ -353,6 +358,7 @@ def test_a_walled_kernel_has_a_home_and_temporary_folder_of_its_own_that_go_with
     # Its HOME and temporary folder are one throw-away folder, not the grader's; it wrote there and in its own.
     assert found["home"] == found["temporary"] != os.path.expanduser("~")
     assert found["wrote"] == {"home": 1, "temporary": 1, "own": 1} and (own / "mine.txt").exists()
+    assert found["hoards"] is not kernels._sandbox.filters_calls(), "a forked kernel made a file in memory"
     assert os.path.basename(found["home"]).startswith(f"jax-course-grade-{os.getpid()}-kernel-")
     assert not os.path.exists(found["home"]), "the kernel's throw-away folder outlived it"
 

@@ -181,6 +181,7 @@ def _become_kernel(request: dict, fds: list[int]) -> None:
         _answer_only(request["grader"])
         if request.get("walls"):  # before any of the kernel's threads: each one inherits them
             _sandbox.restrict(**request["walls"])
+            _sandbox.forbid_calls()
             _write_nothing_outside()
         import ipykernel_launcher
         from ipykernel.kernelapp import IPKernelApp
