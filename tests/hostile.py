@@ -230,6 +230,16 @@ CASES: dict[str, dict] = {
         answers=attack("with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'0' * 2**24)"),
         deserved=HONEST_POINTS,
     ),
+    # Each file within the 256 MB a file may hold, but more than the 1 GB a kernel may write in all (`_keeper.py`):
+    # a full disk would stop stock nbgrader's gradebook for every student after this one.
+    "writes 2 GB in files of 240 MB": dict(
+        answers=attack(
+            "for n in range(8):\n    with open(f'big-{n}.bin', 'wb') as f:\n        for _ in range(15):\n"
+            "            f.write(b'0' * 2**24)"
+        ),
+        deserved=HONEST_POINTS,
+        report_names=["its files passed"],
+    ),
     # --- files handed in beside the notebook (nbgrader's exchange takes a folder) ---
     "an autograder.py beside the notebook that disarms the checks": dict(
         answers=attack(""),

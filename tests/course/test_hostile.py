@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from autograder.grading.batch._runner import SCRATCH
+from autograder.grading.kernels._keeper import FILES_MB
 from autograder.grading.kernels._outputs import MAX_OUTPUT_BYTES
 
 from hostile import (
@@ -185,6 +186,14 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     graded = [path for root in (course, stock) for path in (root / "autograded").rglob("*.ipynb")]
     large = {str(p.relative_to(tmp_path)): p.stat().st_size for p in graded if p.stat().st_size > 2 * MAX_OUTPUT_BYTES}
     assert large == {}, f"graded notebooks past the bound on outputs: {large}"
+    # What a kernel writes is bounded in all (`kernels/_keeper.py`), with room for a poll's worth past the bound.
+    written = {
+        str(folder.relative_to(tmp_path)): sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        for root in (course, stock)
+        for folder in (root / "autograded").glob("*/*")
+    }
+    large = {folder: size for folder, size in written.items() if size > (FILES_MB + 512) * 2**20}
+    assert large == {}, f"submissions that wrote past the bound on files: {large}"
     # Nothing a kernel started outlived it (it would act within moments of its kernel's end), in either pipeline.
     time.sleep(3)
     outlived = [str(p.relative_to(tmp_path)) for root in (course, stock) for p in (root / "autograded").rglob(OUTLIVED)]

@@ -17,12 +17,15 @@ import nbformat
 import psutil
 import pytest
 from nbclient import NotebookClient
+from nbclient.exceptions import DeadKernelError
+from traitlets.config import Config
 
 from autograder._config import GUARD_ARGUMENTS
 from autograder._sandbox import SCRATCH
 from autograder.grading.batch._runner import THREAD_LIMITS
 from autograder.grading.kernels import _manager as kernels
 from autograder.grading.kernels import _nursery
+from autograder.grading.kernels._outputs import CappedOutputs
 
 from support import VENV_BIN, graded_as_jax_course_grades, jax_course_grade, make_course, read_scores, run, submit
 
@@ -213,6 +216,29 @@ def test_nothing_a_kernel_starts_outlives_it(tmp_path):
         time.sleep(0.05)
     time.sleep(1.5)
     assert not (tmp_path / "outlived").exists()
+
+
+def test_a_kernel_whose_files_pass_their_bound_is_stopped_saying_why(tmp_path):
+    """Each file is held to 256 MB by the guard, but not what they add up to: a notebook that filled the course's disk
+    would stop nbgrader's gradebook for every student after it."""
+    (tmp_path / "data.bin").write_bytes(b"x" * 8_000_000)  # the course's, there before: not the notebook's
+    fill = "for n in range(100):\n    with open(f'fill-{n}', 'wb') as f:\n        f.write(b'x' * 2_000_000)\n"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(fill + "import time\ntime.sleep(30)")])
+
+    class Client(CappedOutputs, NotebookClient):
+        pass
+
+    client = Client(
+        nb,
+        timeout=60,
+        kernel_manager_class=kernels.WarmKernelManager,
+        resources={"metadata": {"path": str(tmp_path)}},
+        config=Config({"WarmKernelManager": {"files_mb": 5}}),
+    )
+    started = time.monotonic()
+    with pytest.raises(DeadKernelError, match=r"the grader stopped it: its files passed 5 MB"):
+        client.execute()
+    assert time.monotonic() - started < 20, "stopped only when the cell ended"
 
 
 def _connection(cwd: Path, **traits) -> dict:

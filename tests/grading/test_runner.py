@@ -91,6 +91,10 @@ def test_a_stopped_notebook_names_the_cell_that_was_running(tmp_path):
     assert "HIDDEN" not in reason
     (tmp_path / "stderr.txt").write_text("Traceback:\n  x = secret_test_code()\nRuntimeError: Kernel died\n")
     assert _failure(1, tmp_path, 5) == "crashed: the notebook could not be run, in cell a2 (RuntimeError: Kernel died)"
+    (tmp_path / "stderr.txt").write_text(
+        "nbclient.exceptions.DeadKernelError: Kernel died: the grader stopped it: its files passed 1024 MB (...)\n"
+    )
+    assert _failure(1, tmp_path, 5) == "files: cell a2 was stopped: its files passed 1024 MB (...)"
 
 
 @pytest.mark.unit

@@ -30,6 +30,7 @@ import psutil
 
 from ..._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
 from ..._sandbox import SCRATCH
+from ..kernels._keeper import STOPPED_BY_GRADER
 from ..kernels._nursery import PRELOAD
 from ..references._compiled import read_only
 from . import _driver
@@ -327,6 +328,8 @@ def _failure(exitcode: int | None, folder: Path, cell_timeout: float) -> str | N
     errors = folder / "stderr.txt"
     error = _exception_line(errors.read_text(errors="replace") if errors.is_file() else "")
     cell = _running_cell(folder)
+    if STOPPED_BY_GRADER in error:  # its kernel's keeper (`kernels/_keeper.py`)
+        return f"files: cell {cell} was stopped: {error.partition(STOPPED_BY_GRADER)[2]}"
     if "timeout" in error.lower() or "timed out" in error.lower():
         return (
             f"timeout: cell {cell} ran longer than the limit of {cell_timeout:g} s per cell, and its kernel did not "

@@ -4,7 +4,6 @@ request."""
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import importlib
 import json
@@ -16,15 +15,15 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Iterator
+from typing import NoReturn
 
 from ... import _sandbox
+from ._keeper import keep
 
 # debugpy, imported with ipykernel's debugger where nothing keeps it out (a grading driver's forkserver imports
 # the kernels' libraries as they are), warns on stderr about Python's frozen modules as it loads: the
 # instructor's terminal. Breakpoints in a graded notebook are no concern.
 os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-# Linux's prctl options: orphans of descendants come to this process; a signal when the parent ends.
-_PR_SET_CHILD_SUBREAPER, _PR_SET_PDEATHSIG = 36, 1
 
 
 def main(fd: int, preload: list[str]) -> None:
@@ -79,79 +78,11 @@ def serve(channel: socket.socket) -> None:
             channel.close()
             if request.get("module"):
                 _wait_for_program(request, fds)
-            _keep({**request, "nursery": os.getppid()}, fds)
+            keep({**request, "nursery": os.getppid()}, fds, _become_kernel)
         for fd in fds:
             os.close(fd)
         channel.sendall(f"pid {pid}".encode())
     os._exit(0)
-
-
-def _keep(request: dict, fds: list[int]) -> None:
-    """In the forked child: the kernel's keeper. Every process the kernel starts is its descendant, and one that
-    leaves it (a double fork, a session of its own) becomes the keeper's child, not init's (a subreaper); when the
-    kernel ends, or the nursery does, the keeper kills whatever of it is left, then ends. Not walled in, so a walled
-    kernel cannot signal it (Landlock ABI 6). It writes the kernel's pid on the kernel's ready pipe."""
-    code = 1
-    try:
-        os.setsid()
-        _libc().prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        signal.signal(signal.SIGTERM, _end_now)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        if os.getppid() != request["nursery"]:  # the nursery ended before the line above: so does the kernel
-            os._exit(0)
-        kernel = os.fork()
-        if kernel == 0:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.setpgid(0, 0)  # its own group, as the grader signals it: the keeper is not in it
-            _become_kernel(request, fds)
-        os.write(fds[2], f"pid {kernel}\n".encode())
-        # Nothing of the grader's held open here: a pipe to nbgrader's output would keep its reader waiting.
-        nothing = os.open(os.devnull, os.O_RDWR)
-        for target in (0, 1, 2):
-            os.dup2(nothing, target)
-        for fd in {nothing, *fds}:
-            os.close(fd)
-        try:
-            while os.wait()[0] != kernel:  # a descendant that ends before the kernel, reaped
-                pass
-        except (_Ending, ChildProcessError):
-            pass
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        _end_all()
-        code = 0
-    finally:
-        os._exit(code)
-
-
-class _Ending(Exception):
-    """The keeper's nursery ended (or the keeper was asked to end): its kernel ends now."""
-
-
-def _end_now(signum, frame) -> None:
-    raise _Ending
-
-
-def _end_all() -> None:
-    """Kill every descendant of this process, those that reach it as orphans while it does too, and reap them."""
-    import psutil
-
-    keeper = psutil.Process()
-    for _ in range(1000):  # each round kills all it sees; what they forked meanwhile is seen in the next
-        left = keeper.children(recursive=True)
-        for process in left:
-            with contextlib.suppress(psutil.Error):
-                process.kill()
-        psutil.wait_procs([p for p in left if p.ppid() == keeper.pid], timeout=1)
-        with contextlib.suppress(ChildProcessError):
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
-        if not left:
-            return
-
-
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
 
 
 def _answer_only(pid: int) -> None:
@@ -172,7 +103,7 @@ def _answer_only(pid: int) -> None:
     zmq.Socket.bind = bind_for  # pyright: ignore[reportAttributeAccessIssue] (the same signature)
 
 
-def _become_kernel(request: dict, fds: list[int]) -> None:
+def _become_kernel(request: dict, fds: list[int]) -> NoReturn:
     """In the keeper's child: what `Popen(python -m ipykernel_launcher ...)` would have set up, then the kernel."""
     code = 1
     try:
@@ -191,7 +122,7 @@ def _become_kernel(request: dict, fds: list[int]) -> None:
         app = IPKernelApp.instance(parent_handle=os.getppid())
         with _without_debugpy():  # where the nursery's imports did not already load the debugger without it
             app.initialize(request["argv"])
-        os.write(ready, b"ok")
+        os.write(ready, b"ok\n")
         os.close(ready)
         app.start()
         code = 0

@@ -35,10 +35,11 @@ import zmq
 from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
-from traitlets import DottedObjectName, List, Type, Unicode
+from traitlets import DottedObjectName, Float, List, Type, Unicode
 
 from ... import _sandbox
 from ..._sandbox import SCRATCH
+from ._keeper import FILES_MB, STOPPED
 from ._nursery import PRELOAD, NurseryError, nursery_for
 
 _said_cold = _said_unwalled = False
@@ -83,6 +84,11 @@ class WarmKernelManager(AsyncKernelManager):
     preload = List(Unicode(), default_value=list(PRELOAD), help="Modules kernels import before their first cell").tag(
         config=True
     )
+    files_mb = Float(
+        FILES_MB,
+        help="What a forked kernel may write in all (MB), in its folder and its temporary folder: past it, its keeper "
+        "stops it and the notebook fails, saying so",
+    ).tag(config=True)
 
     async def _async_wait(self, pollinterval: float = 0.1) -> None:
         # jupyter_client looks every 0.1 s whether a killed kernel has ended: up to a tenth of a second lost on
@@ -148,9 +154,27 @@ class WarmKernelManager(AsyncKernelManager):
         walls = _walls(kw, kernel_cmd, self.log)
         return walls if walls is None else {**walls, "scratch": scratch}
 
+    _keepers_word: int | None = None
+
+    def stopped_because(self) -> str:
+        """Why the kernel's keeper stopped it (its files past their bound: `_keeper.py`), or "" if it did not."""
+        if self._keepers_word is None:
+            return ""
+        try:
+            said = os.read(self._keepers_word, 4096).decode(errors="replace")
+        except OSError:  # nothing written
+            return ""
+        return next((line.removeprefix(STOPPED) for line in said.splitlines() if line.startswith(STOPPED)), "")
+
+    def _close_keepers_word(self) -> None:
+        if self._keepers_word is not None:
+            os.close(self._keepers_word)
+            self._keepers_word = None
+
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
+            self._close_keepers_word()
             self._remove_scratch()
             if self._sockets is not None:
                 shutil.rmtree(self._sockets, ignore_errors=True)
@@ -173,9 +197,13 @@ class WarmKernelManager(AsyncKernelManager):
         try:
             streams = [_fileno(kw.get("stdout"), 1, opened), _fileno(kw.get("stderr"), 2, opened)]
             nursery = await asyncio.to_thread(nursery_for, env, tuple(self.preload))
-            return await asyncio.to_thread(
-                nursery.start_kernel, kernel_cmd[3:], str(kw.get("cwd") or os.getcwd()), env, streams, walls
+            cwd = str(kw.get("cwd") or os.getcwd())
+            pid, said = await asyncio.to_thread(
+                nursery.start_kernel, kernel_cmd[3:], cwd, env, streams, walls, files_mb=self.files_mb
             )
+            self._close_keepers_word()
+            self._keepers_word = said
+            return pid
         except (NurseryError, OSError, ValueError) as error:
             if not _said_cold:
                 _said_cold = True

@@ -175,35 +175,52 @@ class Nursery:
             return self._expect(b"pid ", 10, f"did not fork a {what}")
 
     def start_kernel(
-        self, argv: list[str], cwd: str, env: dict[str, str], streams, walls: dict | None = None, timeout: float = 30
-    ) -> int:
+        self,
+        argv: list[str],
+        cwd: str,
+        env: dict[str, str],
+        streams,
+        walls: dict | None = None,
+        timeout: float = 30,
+        files_mb: float | None = None,
+    ) -> tuple[int, int]:
         """Fork a kernel running `python -m ipykernel_launcher *argv` in `cwd`, its stdout and stderr on
-        `streams` (two descriptors, stdin on /dev/null), inside `walls` (`_sandbox.py`), under a keeper that ends
-        whatever it starts with it (`_in_the_nursery._keep`); its pid, once it listens. Its sockets that are files
-        accept only this process (`_in_the_nursery._answer_only`)."""
+        `streams` (two descriptors, stdin on /dev/null), inside `walls` (`_sandbox.py`), under a keeper
+        (`_keeper.py`); once it listens, its pid and a descriptor on which its keeper says why it stopped it, if it
+        does (its files past `files_mb`, `_keeper.FILES_MB` unless given). Its sockets that are files accept only
+        this process (`_in_the_nursery._answer_only`)."""
         ready_read, ready_write = os.pipe()
         pid = 0
         try:
-            request = {"argv": argv, "cwd": cwd, "env": env, "walls": walls, "grader": os.getpid()}
+            request = {
+                "argv": argv,
+                "cwd": cwd,
+                "env": env,
+                "walls": walls,
+                "grader": os.getpid(),
+                "files_mb": files_mb,
+            }
             self._fork(request, [*streams, ready_write], "kernel")
             os.close(ready_write)
             ready_write = -1
+            # Its keeper writes "pid N", the kernel "ok", each a line, in either order.
             deadline, said = time.monotonic() + timeout, b""
-            while not said.endswith(b"ok") and _readable(ready_read, deadline):
+            while b"ok\n" not in said and _readable(ready_read, deadline):
                 if not (more := os.read(ready_read, 64)):
                     break
                 said += more
-                if not pid and b"\n" in said:
-                    pid = int(said.split()[1])
-            if not pid or not said.endswith(b"ok"):
+            lines = said.decode(errors="replace").splitlines()
+            pid = next((int(line.split()[1]) for line in lines if line.startswith("pid ")), 0)
+            if not pid or "ok" not in lines:
                 raise NurseryError("a forked kernel died before it was ready")
-            return pid
+            os.set_blocking(ready_read, False)
+            return pid, ready_read
         except BaseException:
             if pid:
                 _kill(pid)  # its keeper then ends whatever it started
+            os.close(ready_read)
             raise
         finally:
-            os.close(ready_read)
             if ready_write >= 0:
                 os.close(ready_write)
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_output
 
 from ..._verified import CELL_KEY, MAX_HANDED_BYTES, MIME
+from ._keeper import STOPPED_BY_GRADER
 
 # A course's answers print kilobytes; a plot is some tens of kilobytes.
 MAX_OUTPUT_BYTES = 8_000_000
@@ -52,6 +54,16 @@ class CappedOutputs:
             return False
         self._handed_bytes += output_size(msg)
         return self._handed_bytes <= MAX_HANDED_BYTES
+
+    async def async_execute_cell(self, *args: Any, **kwargs: Any) -> Any:
+        """A kernel its keeper stopped (`_keeper.py`) died saying why, where the grader reports it."""
+        try:
+            return await super().async_execute_cell(*args, **kwargs)  # pyright: ignore[reportAttributeAccessIssue]
+        except DeadKernelError as died:
+            stopped_because = getattr(getattr(self, "km", None), "stopped_because", None)
+            if why := (stopped_because() if callable(stopped_because) else ""):
+                raise DeadKernelError(f"Kernel died: {STOPPED_BY_GRADER}{why}") from died
+            raise
 
     def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> Any:
         if msg.get("msg_type") in _COUNTED and not self._hands_over(msg, cell_index):

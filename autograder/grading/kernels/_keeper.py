@@ -1,0 +1,152 @@
+"""A forked kernel's keeper: the process between the nursery and the kernel, which ends whatever the kernel
+started when the kernel ends, and stops a kernel whose files pass their bound.
+
+Every process a kernel starts is its descendant, and one that leaves it (a double fork, a session of its own)
+becomes the keeper's child rather than init's (Linux's child subreaper): in stock `nbgrader autograde`, whose end
+of a kernel reaches only the kernel's process group, such a process would otherwise outlive its grading, read
+the next students' kernels and change its own graded notebook afterwards. The keeper is not walled in, so a walled
+kernel cannot signal it (Landlock ABI 6); it holds nothing of the grader's open (a pipe of nbgrader's output would
+keep whoever reads it waiting). It ends with the nursery, and its kernel with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import time
+from collections.abc import Callable
+from typing import NoReturn
+
+# What a kernel may write in all, in its own folder (beyond what was there when it started), its throw-away folder
+# (HOME and temporary files) and its sockets' folder: a notebook of the course writes kilobytes, a profile or a
+# checkpoint some megabytes. Each file is also held to 256 MB (`checks/_guard.py`).
+FILES_MB = 1024
+MAX_FILES = 10_000
+# Why the keeper stopped a kernel, as it tells the grader on the kernel's ready pipe; and as the notebook's error
+# says it (`_outputs.py`), which `jax-course grade` reads in a driver's stderr.
+STOPPED = "stopped: "
+STOPPED_BY_GRADER = "the grader stopped it: "
+_POLL_SECONDS = 0.1
+# Linux's prctl options: orphans of descendants come to this process; a signal when the parent ends.
+_PR_SET_CHILD_SUBREAPER, _PR_SET_PDEATHSIG = 36, 1
+
+
+class _Ending(Exception):
+    """The keeper's nursery ended (or the keeper was asked to end): its kernel ends now."""
+
+
+def _end_now(signum, frame) -> None:
+    raise _Ending
+
+
+def keep(request: dict, fds: list[int], become_kernel: Callable[[dict, list[int]], NoReturn]) -> NoReturn:
+    """In the nursery's forked child: fork the kernel (`become_kernel(request, fds)`), write its pid on the ready
+    pipe (`fds[2]`), keep it within its files' bound, and end whatever it started when it ends."""
+    code = 1
+    try:
+        os.setsid()
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        signal.signal(signal.SIGTERM, _end_now)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        if os.getppid() != request["nursery"]:  # the nursery ended before the line above: so does the kernel
+            os._exit(0)
+        written = _Written(_writable(request), request.get("files_mb") or FILES_MB)
+        kernel = os.fork()
+        if kernel == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.setpgid(0, 0)  # its own group, as the grader signals it: the keeper is not in it
+            become_kernel(request, fds)
+        said = fds[2]
+        os.write(said, f"pid {kernel}\n".encode())
+        nothing = os.open(os.devnull, os.O_RDWR)
+        for target in (0, 1, 2):
+            os.dup2(nothing, target)
+        for fd in {nothing, *fds} - {said}:
+            os.close(fd)
+        with contextlib.suppress(_Ending):
+            _watch(kernel, written, said)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        _end_all()
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _watch(kernel: int, written: _Written, said: int) -> None:
+    """Until `kernel` ends: reap what ends meanwhile, and stop it, saying why on `said`, past its files' bound."""
+    stopped = False
+    while True:
+        with contextlib.suppress(ChildProcessError):
+            while (ended := os.waitpid(-1, os.WNOHANG)[0]) != 0:
+                if ended == kernel:
+                    return
+        if not stopped and (why := written.over()):
+            stopped = True
+            with contextlib.suppress(OSError):
+                os.write(said, f"{STOPPED}{why}\n".encode())
+            with contextlib.suppress(OSError):
+                os.killpg(kernel, signal.SIGKILL)
+        time.sleep(_POLL_SECONDS)
+
+
+def _writable(request: dict) -> list[str]:
+    """The folders the kernel may write: its own, and (walled) its throw-away and sockets' folders."""
+    walls = request.get("walls") or {}
+    return [request["cwd"], *walls.get("scratch", []), *walls.get("sockets", [])]
+
+
+class _Written:
+    """What a kernel has written in its folders since it started: bytes on disk, and files."""
+
+    def __init__(self, folders: list[str], files_mb: float):
+        self.folders = sorted({os.path.realpath(f) for f in folders if os.path.isdir(f)})
+        self.files_mb = files_mb
+        self.before_bytes, self.before_files = self._measure()
+
+    def _measure(self) -> tuple[int, int]:
+        size = files = 0
+        waiting = list(self.folders)
+        while waiting and files <= MAX_FILES + 1 + getattr(self, "before_files", 0):
+            with contextlib.suppress(OSError), os.scandir(waiting.pop()) as entries:
+                for entry in entries:
+                    files += 1
+                    with contextlib.suppress(OSError):
+                        if entry.is_dir(follow_symlinks=False):
+                            waiting.append(entry.path)
+                        else:
+                            size += entry.stat(follow_symlinks=False).st_blocks * 512
+        return size, files
+
+    def over(self) -> str:
+        """Why the kernel's files are past their bound ("" if they are not)."""
+        size, files = self._measure()
+        if size - self.before_bytes > self.files_mb * 2**20:
+            return (
+                f"its files passed {self.files_mb:g} MB (what a notebook may write in its folder and its temporary "
+                "folder, in all)"
+            )
+        if files - self.before_files > MAX_FILES:
+            return f"it made more than {MAX_FILES} files (in its folder and its temporary folder)"
+        return ""
+
+
+def _end_all() -> None:
+    """Kill every descendant of this process, those that reach it as orphans while it does too, and reap them."""
+    import psutil
+
+    keeper = psutil.Process()
+    for _ in range(1000):  # each round kills all it sees; what they forked meanwhile is seen in the next
+        left = keeper.children(recursive=True)
+        for process in left:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        psutil.wait_procs([p for p in left if p.ppid() == keeper.pid], timeout=1)
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        if not left:
+            return
