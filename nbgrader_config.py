@@ -66,6 +66,11 @@ c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
     *GUARD_ARGUMENTS,
 ]
+# What one submission may take of the machine: a kernel and all it starts, and the verifier running its
+# programs, are stopped past this memory (MB), and a kernel past 1 GB of files (`files_mb`); the notebook or the
+# test then fails, saying which (`jax-course grade` takes its own --memory for both).
+c.WarmKernelManager.memory_mb = 4096
+c.Verify.memory_mb = 4096
 
 # Feedback keeps each test's message (what a student acts on) but never its code:
 # hidden tests and reference code stay with the instructor (jupyter/nbgrader#917).

@@ -215,9 +215,7 @@ CASES: dict[str, dict] = {
         deserved=HONEST_POINTS,
         ours_only=True,
     ),
-    "allocates 50 GB": dict(
-        answers=attack("heap = [np.ones(2**27) for _ in range(400)]"), deserved=HONEST_POINTS, ours_only=True
-    ),
+    "allocates 50 GB": dict(answers=attack("heap = [np.ones(2**27) for _ in range(400)]"), deserved=HONEST_POINTS),
     "forks a process and starts a thread that outlive the cell": dict(
         answers=attack(
             "import os, threading, time\nthreading.Thread(target=time.sleep, args=(600,)).start()\n"

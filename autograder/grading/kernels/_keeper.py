@@ -68,7 +68,7 @@ def keep(request: dict, fds: list[int], become_kernel: Callable[[dict, list[int]
         for fd in {nothing, *fds} - {said}:
             os.close(fd)
         with contextlib.suppress(_Ending):
-            _watch(kernel, written, said)
+            _watch(kernel, [written.over, _Memory(kernel, request.get("memory_mb")).over], said)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         _end_all()
         code = 0
@@ -76,15 +76,15 @@ def keep(request: dict, fds: list[int], become_kernel: Callable[[dict, list[int]
         os._exit(code)
 
 
-def _watch(kernel: int, written: _Written, said: int) -> None:
-    """Until `kernel` ends: reap what ends meanwhile, and stop it, saying why on `said`, past its files' bound."""
+def _watch(kernel: int, bounds: list[Callable[[], str]], said: int) -> None:
+    """Until `kernel` ends: reap what ends meanwhile, and stop it, saying why on `said`, past one of its `bounds`."""
     stopped = False
     while True:
         with contextlib.suppress(ChildProcessError):
             while (ended := os.waitpid(-1, os.WNOHANG)[0]) != 0:
                 if ended == kernel:
                     return
-        if not stopped and (why := written.over()):
+        if not stopped and (why := next(filter(None, (over() for over in bounds)), "")):
             stopped = True
             with contextlib.suppress(OSError):
                 os.write(said, f"{STOPPED}{why}\n".encode())
@@ -132,6 +132,42 @@ class _Written:
         if files - self.before_files > MAX_FILES:
             return f"it made more than {MAX_FILES} files (in its folder and its temporary folder)"
         return ""
+
+
+class _Memory:
+    """The memory of a kernel and all it started (resident; past the bound, shared pages counted once), where the
+    grader gives a bound (stock nbgrader's `WarmKernelManager.memory_mb`; `jax-course grade` bounds its drivers)."""
+
+    def __init__(self, kernel: int, memory_mb: float | None):
+        import psutil
+
+        self.memory_mb = memory_mb
+        self.kernel = psutil.Process(kernel) if memory_mb else None
+
+    def over(self) -> str:
+        import psutil
+
+        if self.kernel is None or self.memory_mb is None:
+            return ""
+        try:
+            tree = [self.kernel, *self.kernel.children(recursive=True)]
+        except psutil.Error:
+            return ""
+        if _total(tree, lambda p: p.memory_info().rss) <= self.memory_mb * 2**20:
+            return ""
+        if _total(tree, lambda p: p.memory_full_info().pss) <= self.memory_mb * 2**20:
+            return ""
+        return f"it used more than {self.memory_mb:g} MB of memory"
+
+
+def _total(tree: list, measure: Callable) -> int:
+    import psutil
+
+    total = 0
+    for process in tree:
+        with contextlib.suppress(psutil.Error, AttributeError):
+            total += measure(process)
+    return total
 
 
 def _end_all() -> None:

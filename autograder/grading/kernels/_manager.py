@@ -89,6 +89,12 @@ class WarmKernelManager(AsyncKernelManager):
         help="What a forked kernel may write in all (MB), in its folder and its temporary folder: past it, its keeper "
         "stops it and the notebook fails, saying so",
     ).tag(config=True)
+    memory_mb = Float(
+        None,
+        allow_none=True,
+        help="The memory a forked kernel and all it starts may use (MB): past it, its keeper stops it and the "
+        "notebook fails, saying so. None: no bound (`jax-course grade` bounds each notebook's whole process tree).",
+    ).tag(config=True)
 
     async def _async_wait(self, pollinterval: float = 0.1) -> None:
         # jupyter_client looks every 0.1 s whether a killed kernel has ended: up to a tenth of a second lost on
@@ -199,7 +205,7 @@ class WarmKernelManager(AsyncKernelManager):
             nursery = await asyncio.to_thread(nursery_for, env, tuple(self.preload))
             cwd = str(kw.get("cwd") or os.getcwd())
             pid, said = await asyncio.to_thread(
-                nursery.start_kernel, kernel_cmd[3:], cwd, env, streams, walls, files_mb=self.files_mb
+                nursery.start_kernel, kernel_cmd[3:], cwd, env, streams, walls, 30, self.files_mb, self.memory_mb
             )
             self._close_keepers_word()
             self._keepers_word = said

@@ -183,12 +183,13 @@ class Nursery:
         walls: dict | None = None,
         timeout: float = 30,
         files_mb: float | None = None,
+        memory_mb: float | None = None,
     ) -> tuple[int, int]:
         """Fork a kernel running `python -m ipykernel_launcher *argv` in `cwd`, its stdout and stderr on
         `streams` (two descriptors, stdin on /dev/null), inside `walls` (`_sandbox.py`), under a keeper
         (`_keeper.py`); once it listens, its pid and a descriptor on which its keeper says why it stopped it, if it
-        does (its files past `files_mb`, `_keeper.FILES_MB` unless given). Its sockets that are files accept only
-        this process (`_in_the_nursery._answer_only`)."""
+        does (its files past `files_mb`, `_keeper.FILES_MB` unless given; its memory past `memory_mb`, if given). Its
+        sockets that are files accept only this process (`_in_the_nursery._answer_only`)."""
         ready_read, ready_write = os.pipe()
         pid = 0
         try:
@@ -199,6 +200,7 @@ class Nursery:
                 "walls": walls,
                 "grader": os.getpid(),
                 "files_mb": files_mb,
+                "memory_mb": memory_mb,
             }
             self._fork(request, [*streams, ready_write], "kernel")
             os.close(ready_write)
