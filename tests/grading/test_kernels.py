@@ -218,12 +218,23 @@ def test_nothing_a_kernel_starts_outlives_it(tmp_path):
     assert not (tmp_path / "outlived").exists()
 
 
-def test_a_kernel_whose_files_pass_their_bound_is_stopped_saying_why(tmp_path):
-    """Each file is held to 256 MB by the guard, but not what they add up to: a notebook that filled the course's disk
-    would stop nbgrader's gradebook for every student after it."""
+# Each file is held to 256 MB by the guard, but not what they add up to: a notebook that filled the course's disk
+# would stop nbgrader's gradebook for every student after it. And stock nbgrader has no memory limit of its own.
+FILL = "for n in range(100):\n    with open(f'fill-{n}', 'wb') as f:\n        f.write(b'x' * 2_000_000)\n"
+HOARD = "import numpy as np\nheap = [np.ones(2**27) for _ in range(20)]\n"
+
+
+@pytest.mark.parametrize(
+    "code, bound, said",
+    [
+        (FILL, {"files_mb": 5}, "its files passed 5 MB"),
+        (HOARD, {"memory_mb": 900}, "it used more than 900 MB of memory"),
+    ],
+    ids=["files", "memory"],
+)
+def test_a_kernel_past_its_bound_is_stopped_saying_why(tmp_path, code, bound, said):
     (tmp_path / "data.bin").write_bytes(b"x" * 8_000_000)  # the course's, there before: not the notebook's
-    fill = "for n in range(100):\n    with open(f'fill-{n}', 'wb') as f:\n        f.write(b'x' * 2_000_000)\n"
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(fill + "import time\ntime.sleep(30)")])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code + "import time\ntime.sleep(30)")])
 
     class Client(CappedOutputs, NotebookClient):
         pass
@@ -233,10 +244,10 @@ def test_a_kernel_whose_files_pass_their_bound_is_stopped_saying_why(tmp_path):
         timeout=60,
         kernel_manager_class=kernels.WarmKernelManager,
         resources={"metadata": {"path": str(tmp_path)}},
-        config=Config({"WarmKernelManager": {"files_mb": 5}}),
+        config=Config({"WarmKernelManager": bound}),
     )
     started = time.monotonic()
-    with pytest.raises(DeadKernelError, match=r"the grader stopped it: its files passed 5 MB"):
+    with pytest.raises(DeadKernelError, match=f"the grader stopped it: {said}"):
         client.execute()
     assert time.monotonic() - started < 20, "stopped only when the cell ended"
 

@@ -329,7 +329,8 @@ def _failure(exitcode: int | None, folder: Path, cell_timeout: float) -> str | N
     error = _exception_line(errors.read_text(errors="replace") if errors.is_file() else "")
     cell = _running_cell(folder)
     if STOPPED_BY_GRADER in error:  # its kernel's keeper (`kernels/_keeper.py`)
-        return f"files: cell {cell} was stopped: {error.partition(STOPPED_BY_GRADER)[2]}"
+        why = error.partition(STOPPED_BY_GRADER)[2]
+        return f"{'memory' if 'memory' in why else 'files'}: cell {cell} was stopped: {why}"
     if "timeout" in error.lower() or "timed out" in error.lower():
         return (
             f"timeout: cell {cell} ran longer than the limit of {cell_timeout:g} s per cell, and its kernel did not "
