@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from nbclient.exceptions import DeadKernelError
+from nbclient.util import run_sync
 from nbformat.v4 import new_output
 
 from ..._verified import CELL_KEY, MAX_HANDED_BYTES, MIME
@@ -64,6 +65,9 @@ class CappedOutputs:
             if why := (stopped_because() if callable(stopped_because) else ""):
                 raise DeadKernelError(f"Kernel died: {STOPPED_BY_GRADER}{why}") from died
             raise
+
+    # nbclient binds its own coroutine when it defines the blocking form (which nbconvert's preprocessors call).
+    execute_cell = run_sync(async_execute_cell)
 
     def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> Any:
         if msg.get("msg_type") in _COUNTED and not self._hands_over(msg, cell_index):
