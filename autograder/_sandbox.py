@@ -36,6 +36,7 @@ import json
 import os
 import site
 import sys
+import tempfile
 from collections.abc import Sequence
 
 from ._config import PROTECTED, REFERENCES, landlock_at_most
@@ -287,6 +288,9 @@ def walls(env: dict[str, str], cwd: str, argv: list[str]) -> dict | None:
     protected = [p for p in env.get(PROTECTED, "").split(os.pathsep) if p]
     if not protected:
         return None
+    # And the temporary folder, where the grader and every other kernel keep their throw-away folders (a driver's
+    # copy of the notebook it runs, hidden tests and all; another kernel's HOME): a kernel reads its own alone.
+    protected.append(tempfile.gettempdir())
     package = os.path.dirname(os.path.abspath(__file__))
     # Python's own folders and the user's site-packages (`pip install --user`), wherever the course is.
     read = [sys.prefix, sys.base_prefix, sys.exec_prefix, site.getusersitepackages(), package, env.get(REFERENCES, "")]

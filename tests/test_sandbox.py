@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,8 @@ def test_walls_come_only_from_a_protected_folder_and_grant_the_kernels_own(tmp_p
     assert _sandbox.walls({}, str(tmp_path), ["-f", "/x/kernel.json"]) is None
     env = {PROTECTED: f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}", REFERENCES: str(tmp_path / "refs")}
     walls = _sandbox.walls(env, str(tmp_path / "cwd"), ["-f", "/run/user/kernel-1.json"])
-    assert walls is not None and walls["protected"] == [str(tmp_path / "a"), str(tmp_path / "b")]
+    # And the temporary folder, where other kernels and the grader keep their throw-away folders.
+    assert walls is not None and walls["protected"] == [str(tmp_path / "a"), str(tmp_path / "b"), tempfile.gettempdir()]
     assert walls["write"] == [str(tmp_path / "cwd"), "/run/user/kernel-1.json"] and walls["ports"] == []
     connection = tmp_path / "kernel-2.json"
     connection.write_text(json.dumps({"transport": "tcp", "shell_port": 5001, "iopub_port": 5002, "stdin_port": 5003,

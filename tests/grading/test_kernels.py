@@ -382,7 +382,12 @@ try:
     hoards = True
 except PermissionError:
     hoards = False
-print(json.dumps({"home": home, "temporary": tempfile.gettempdir(), "wrote": wrote, "hoards": hoards}))
+try:
+    peeked = open(os.environ["ANOTHERS_NOTEBOOK"]).read()
+except PermissionError:
+    peeked = None
+said = {"home": home, "temporary": tempfile.gettempdir(), "wrote": wrote, "hoards": hoards, "peeked": peeked}
+print(json.dumps(said))
 """
 
 
@@ -391,7 +396,19 @@ def test_a_walled_kernel_has_a_home_and_temporary_folder_of_its_own_that_go_with
     (tmp_path / "course").mkdir()
     own = tmp_path / "submission"
     own.mkdir()
-    found = _run(own, WALLED_REPORT, JAXCOURSE_PROTECTED=str(tmp_path / "course"))
+    # Another kernel's driver keeps the notebook it runs, hidden tests and all, in the temporary folder.
+    driver = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-driver-"))
+    try:
+        (driver / "source.ipynb").write_text("a classmate's answers")
+        found = _run(
+            own,
+            WALLED_REPORT,
+            JAXCOURSE_PROTECTED=str(tmp_path / "course"),
+            ANOTHERS_NOTEBOOK=str(driver / "source.ipynb"),
+        )
+    finally:
+        shutil.rmtree(driver)
+    assert found["peeked"] is None, "a walled kernel read what another kept in the temporary folder"
     # Its HOME and temporary folder are one throw-away folder, not the grader's; it wrote there and in its own.
     assert found["home"] == found["temporary"] != os.path.expanduser("~")
     assert found["wrote"] == {"home": 1, "temporary": 1, "own": 1} and (own / "mine.txt").exists()

@@ -130,6 +130,7 @@ class WarmKernelManager(AsyncKernelManager):
             self._scratch = tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-kernel-")
             kw["env"] = _walled_environment(dict(kw.get("env") or os.environ), self._scratch)
             walls["scratch"] = [self._scratch]
+            walls["read"].append(kw["env"].get("MPLCONFIGDIR", ""))  # Matplotlib's fonts, wherever this user keeps them
         pid = await self._forked_kernel(kernel_cmd, kw, walls)
         if pid is None:
             if self.transport == "ipc":  # its own or chosen (`jax-course grade`'s driver)
@@ -156,9 +157,8 @@ class WarmKernelManager(AsyncKernelManager):
         self.provisioner.connection_info = self.get_connection_info()  # pyright: ignore[reportOptionalMemberAccess]
         if walls is None:
             return None
-        scratch = walls["scratch"]
-        walls = _walls(kw, kernel_cmd, self.log)
-        return walls if walls is None else {**walls, "scratch": scratch}
+        tcp = _walls(kw, kernel_cmd, self.log)  # its connection file and ports, rather than a sockets' folder
+        return tcp if tcp is None else {**tcp, "scratch": walls["scratch"], "read": walls["read"]}
 
     _keepers_word: int | None = None
 
