@@ -83,3 +83,17 @@ def test_a_test_cell_is_said_to_have_changed_only_where_the_student_changed_it(r
         warned[student] = [r.getMessage() for r in caplog.records if "checksum" in r.getMessage()]
     assert len(warned["edited"]) == 1 and "cell test_a has changed" in warned["edited"][0]
     assert len(warned["honest"]) == (1 if restore is OverwriteCells else 0), warned
+
+
+def test_kernels_are_kept_from_nbgraders_exchange_where_every_submission_waits(tmp_path):
+    from traitlets.config import Config
+
+    from autograder.grading.plugins._preprocessors import exchange_root
+    from autograder.grading.references._seed import GradingSeed
+
+    config = Config()
+    config.Exchange.root = str(tmp_path / "exchange")
+    assert exchange_root(config) == str(tmp_path / "exchange")
+    assert exchange_root(Config()) == "/usr/local/share/nbgrader/exchange"  # nbgrader's default
+    kept = GradingSeed(42, "set by the instructor").kept_from_kernels(tmp_path / "course", exchange_root(config))
+    assert str(tmp_path / "exchange") in kept.split(":") and str(tmp_path / "course") in kept.split(":")

@@ -25,6 +25,7 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..plugins._gradebook import without_sqlalchemy_warnings
+from ..plugins._preprocessors import exchange_root
 from ..references._seed import GradingSeed, for_grading, remember
 from ._convert import HEARD, BatchAutograde, PartlyPrepared, Submission, open_course, read_scores
 from ._failures import brought_down_twice, failure_reason, report_notes
@@ -282,7 +283,8 @@ def grade(
         run.db_url, run.course_id = course.db_url, course.course_id
         run.seed = for_grading(root, Path(course.root) / course.source_directory, assignment, _say(), THREAD_LIMITS)
         if run.seed:  # sent with every notebook from now on (the runners read `limits` at each call)
-            limits.update(run.seed.for_each_notebook(assignment), protected=run.seed.kept_from_kernels(root))
+            protected = run.seed.kept_from_kernels(root, exchange_root(converter.config))
+            limits.update(run.seed.for_each_notebook(assignment), protected=protected)
             remember(root, assignment, run.seed)
         todo = _to_grade(run, converter, force)
         if todo and while_running is not None:

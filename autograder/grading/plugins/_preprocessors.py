@@ -116,6 +116,13 @@ def _grading_seed(step: Any, resources: dict | None, log, *, for_kernels: bool =
     return root, seed_for(root, root / course.source_directory, assignment, log)
 
 
+def exchange_root(config: Any) -> str:
+    """The folder of nbgrader's exchange that `config` names (its default where it names none)."""
+    from nbgrader.exchange.default.exchange import Exchange
+
+    return str(Exchange(config=config).root)
+
+
 def _sources(step: Any, resources: dict | None) -> list[Path]:
     """The course's source notebooks of the assignment being graded (none if the course is not known)."""
     if (graded := _graded(step, resources)) is None:
@@ -166,7 +173,8 @@ class WarmExecute(CappedOutputs, Execute):
             started = resources[_STARTED] = borrow(assignment, {**os.environ, **seed.verifier_environment()})  # pyright: ignore
             self._verify_early = verify_as_handed(started) if self.verify_while_running else None
         try:
-            with environment_with({**seed.kernel_environment(), PROTECTED: seed.kept_from_kernels(root)}):
+            protected = seed.kept_from_kernels(root, exchange_root(self.config))
+            with environment_with({**seed.kernel_environment(), PROTECTED: protected}):
                 return super().preprocess(nb, resources, km)
         except BaseException:  # the notebook could not be run: `Verify` will not be asked, nor the verifier
             if (started := resources.pop(_STARTED, None)) is not None:  # pyright: ignore

@@ -79,10 +79,11 @@ class GradingSeed:
             env[REFERENCES] = str(self.references)
         return env
 
-    def kept_from_kernels(self, root: Path) -> str:
+    def kept_from_kernels(self, root: Path, exchange: str = "") -> str:
         """The folders a grading kernel may not touch (`$JAXCOURSE_PROTECTED`): the course's, which holds
-        the gradebook, every submission and this seed's file, and the verifier's references wherever they are."""
-        folders = [root]
+        the gradebook, every submission and this seed's file, the verifier's references wherever they are, and
+        nbgrader's `exchange`, where every student's submission waits to be collected."""
+        folders = [root, *([Path(exchange)] if exchange else [])]
         if self.for_kernels != self.seed:
             folders.append(self.references or references_dir())
         return os.pathsep.join(str(folder.resolve()) for folder in folders)
