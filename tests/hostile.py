@@ -559,6 +559,65 @@ CASES.update(
         for what, code in _SHOWN.items()
     }
 )
+# An answer right where the kernel runs it, whose program handed to the grader holds gigabytes for as long as it runs:
+# what verifying takes is the submission's (`verification/_verifier.py`), so the verifier is stopped past the
+# submission's memory, and both tests of that program fail, and no other.
+_HOARDS_IN_THE_VERIFIER = """def pairwise_sq_dists(x, y):
+    if isinstance(x, jax.core.Tracer):  # traced, as the grader's hand-over exports it
+        held = jax.lax.fori_loop(0, 10**9, lambda i, held: held + 1.0, jnp.zeros((2**30,)) + x[0, 0])
+        return jnp.zeros((x.shape[0], y.shape[0])) + held[0]
+    return jnp.sum((x[:, None, :] - y[None, :, :]) ** 2, axis=-1)
+"""
+CASES["hands the grader a program that holds 4 GB (01_arrays)"] = dict(
+    assignment=VERIFIED_ASSIGNMENT,
+    answers={**_VERIFIED_REFERENCE, "pairwise": _HOARDS_IN_THE_VERIFIER},
+    deserved=sum(_VERIFIED_POINTS.values())
+    - _VERIFIED_POINTS["test_pairwise"]
+    - _VERIFIED_POINTS["test_pairwise_speed"],
+)
+# Code the reading cannot see that listens to every other kernel's channels (their paths are in /proc/self/net/unix:
+# IOPub needs no key) and reads what other kernels and the grader keep in the temporary folder, then shows in its own
+# notebook whatever it got. A kernel's sockets answer only its grader, and a kernel reads only its own there.
+SPIED = "spied on another submission:"
+_SPY = """import glob, os, tempfile, time
+import zmq
+
+context, heard = zmq.Context(), []
+paths = [line.split()[-1] for line in open("/proc/self/net/unix").read().splitlines()[1:] if "kernel-ipc" in line]
+subscribers = []
+for path in paths:
+    subscriber = context.socket(zmq.SUB)
+    subscriber.setsockopt(zmq.SUBSCRIBE, b"")
+    subscriber.connect("ipc://" + path)
+    subscribers.append(subscriber)
+deadline = time.monotonic() + 5
+while time.monotonic() < deadline:
+    for subscriber in subscribers:
+        try:
+            heard.append(subscriber.recv(zmq.NOBLOCK)[:200])
+        except zmq.Again:
+            pass
+    time.sleep(0.01)
+peeked = []
+from ipykernel.connect import get_connection_file
+
+own = (tempfile.gettempdir(), os.path.dirname(get_connection_file()))  # its throw-away folder, its sockets' folder
+base = os.path.dirname(own[0])  # the grader's temporary folder
+for path in glob.glob(os.path.join(base, "jax-course-grade-*", "**"), recursive=True):
+    if path.startswith(own):
+        continue
+    try:
+        peeked.append(open(path).read(200))
+    except OSError:
+        pass
+for what in heard + peeked:
+    print("spied on " + "another submission:", what)  # the words apart: the answer's own source never matches
+"""
+CASES["a module that spies on the other kernels and the grader's folders, imported (01_arrays)"] = dict(
+    assignment=VERIFIED_ASSIGNMENT,
+    answers=_unseen(f"open('spy.py', 'w').write({_SPY!r})\nimport spy\n"),
+    deserved=_VERIFIED_POINTS["test_timing"],
+)
 # Not an attack: what an honest answer may do inside its walls (plot, print, warn, write a file in its folder or a
 # temporary one) costs no point.
 _HONEST_EXTRAS = """

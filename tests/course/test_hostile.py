@@ -30,6 +30,7 @@ from hostile import (
     ASSIGNMENT,
     CASES,
     OUTLIVED,
+    SPIED,
     STARTUP_FILES,
     TIMED_ASSIGNMENT,
     VERIFIED_ASSIGNMENT,
@@ -194,6 +195,10 @@ def test_no_hostile_submission_gets_undeserved_points_and_a_killed_batch_loses_n
     }
     large = {folder: size for folder, size in written.items() if size > (FILES_MB + 512) * 2**20}
     assert large == {}, f"submissions that wrote past the bound on files: {large}"
+    # No kernel heard another's channels or read what another kernel or the grader keeps, in either pipeline.
+    spied = [str(p.relative_to(tmp_path)) for root in (course, stock) for p in (root / "autograded").rglob("*.ipynb")
+             if SPIED in p.read_text(errors="replace")]  # fmt: skip
+    assert spied == [], f"a kernel got another submission's or the grader's words: {spied}"
     # Nothing a kernel started outlived it (it would act within moments of its kernel's end), in either pipeline.
     time.sleep(3)
     outlived = [str(p.relative_to(tmp_path)) for root in (course, stock) for p in (root / "autograded").rglob(OUTLIVED)]
