@@ -222,6 +222,12 @@ def test_nothing_a_kernel_starts_outlives_it(tmp_path):
 # would stop nbgrader's gradebook for every student after it. And stock nbgrader has no memory limit of its own.
 FILL = "for n in range(100):\n    with open(f'fill-{n}', 'wb') as f:\n        f.write(b'x' * 2_000_000)\n"
 HOARD = "import numpy as np\nheap = [np.ones(2**27) for _ in range(20)]\n"
+# The same, in a process that left the kernel: the keeper counts everything under it.
+LEFT_TO_HOARD = (
+    "import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+    + "".join(f"        {line}\n" for line in HOARD.splitlines())
+    + "        import time\n        time.sleep(60)\n    os._exit(0)\nos.wait()\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -229,8 +235,9 @@ HOARD = "import numpy as np\nheap = [np.ones(2**27) for _ in range(20)]\n"
     [
         (FILL, {"files_mb": 5}, "its files passed 5 MB"),
         (HOARD, {"memory_mb": 900}, "it used more than 900 MB of memory"),
+        (LEFT_TO_HOARD, {"memory_mb": 900}, "it used more than 900 MB of memory"),
     ],
-    ids=["files", "memory"],
+    ids=["files", "memory", "memory-of-what-left-it"],
 )
 def test_a_kernel_past_its_bound_is_stopped_saying_why(tmp_path, code, bound, said):
     (tmp_path / "data.bin").write_bytes(b"x" * 8_000_000)  # the course's, there before: not the notebook's

@@ -68,7 +68,7 @@ def keep(request: dict, fds: list[int], become_kernel: Callable[[dict, list[int]
         for fd in {nothing, *fds} - {said}:
             os.close(fd)
         with contextlib.suppress(_Ending):
-            _watch(kernel, [written.over, _Memory(kernel, request.get("memory_mb")).over], said)
+            _watch(kernel, [written.over, _Memory(request.get("memory_mb")).over], said)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         _end_all()
         code = 0
@@ -105,12 +105,14 @@ class _Written:
     def __init__(self, folders: list[str], files_mb: float):
         self.folders = sorted({os.path.realpath(f) for f in folders if os.path.isdir(f)})
         self.files_mb = files_mb
-        self.before_bytes, self.before_files = self._measure()
+        self.before_bytes, self.before_files = self._measure(MAX_FILES)
 
-    def _measure(self) -> tuple[int, int]:
+    def _measure(self, most: int) -> tuple[int, int]:
+        """Bytes on disk and files in the folders, counted until the files pass `most` (a kernel that made far more
+        is past its bound however many more there are)."""
         size = files = 0
         waiting = list(self.folders)
-        while waiting and files <= MAX_FILES + 1 + getattr(self, "before_files", 0):
+        while waiting and files <= most:
             with contextlib.suppress(OSError), os.scandir(waiting.pop()) as entries:
                 for entry in entries:
                     files += 1
@@ -123,7 +125,7 @@ class _Written:
 
     def over(self) -> str:
         """Why the kernel's files are past their bound ("" if they are not)."""
-        size, files = self._measure()
+        size, files = self._measure(self.before_files + MAX_FILES)
         if size - self.before_bytes > self.files_mb * 2**20:
             return (
                 f"its files passed {self.files_mb:g} MB (what a notebook may write in its folder and its temporary "
@@ -135,22 +137,23 @@ class _Written:
 
 
 class _Memory:
-    """The memory of a kernel and all it started (resident; past the bound, shared pages counted once), where the
-    grader gives a bound (stock nbgrader's `WarmKernelManager.memory_mb`; `jax-course grade` bounds its drivers)."""
+    """The memory of everything under the keeper: the kernel, all it started and what left it (resident; past the
+    bound, shared pages counted once), where the grader gives a bound (stock nbgrader's
+    `WarmKernelManager.memory_mb`; `jax-course grade` bounds its drivers)."""
 
-    def __init__(self, kernel: int, memory_mb: float | None):
+    def __init__(self, memory_mb: float | None):
         import psutil
 
         self.memory_mb = memory_mb
-        self.kernel = psutil.Process(kernel) if memory_mb else None
+        self.keeper = psutil.Process()
 
     def over(self) -> str:
         import psutil
 
-        if self.kernel is None or self.memory_mb is None:
+        if self.memory_mb is None:
             return ""
         try:
-            tree = [self.kernel, *self.kernel.children(recursive=True)]
+            tree = self.keeper.children(recursive=True)
         except psutil.Error:
             return ""
         if _total(tree, lambda p: p.memory_info().rss) <= self.memory_mb * 2**20:
