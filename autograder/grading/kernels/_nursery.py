@@ -250,7 +250,7 @@ class Nursery:
                 os.close(status_write)
 
     def close(self) -> None:
-        """End the nursery (its kernels belong to their managers, and live on)."""
+        """End the nursery, and with it the kernels it forked (each keeper ends its own: `_keeper.py`)."""
         self.channel.close()
         if self._process is not None:
             self._process.wait()
