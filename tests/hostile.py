@@ -489,7 +489,7 @@ for name, target in [("01_arrays.ipynb", solution), ("gradebook.db", os.path.joi
 # the grader wrote in the kernel's folder: the graded notebook, and a file that says it was there. Its keeper (stock
 # nbgrader) or its driver (jax-course grade) ends it with the kernel.
 OUTLIVED = "outlived-its-kernel"
-_OUTLIVE = f"""import os, time
+OUTLIVE = f"""import os, time
 
 kernel = os.getpid()
 if os.fork() == 0:
@@ -531,7 +531,7 @@ CASES.update(
         for how, code in [
             ("plants links and a pipe where the grader writes", _LINKS),
             ("writes start-up files in its HOME", _STARTUP),
-            ("leaves a process running that outlives its kernel", _OUTLIVE),
+            ("leaves a process running that outlives its kernel", OUTLIVE),
         ]
     }
 )
