@@ -71,6 +71,8 @@ c.Execute.extra_arguments = [
 # test then fails, saying which (`jax-course grade` takes its own --memory for both).
 c.WarmKernelManager.memory_mb = 4096
 c.Verify.memory_mb = 4096
+# And the verifier's time for one notebook in all (s): an honest notebook's verdicts take well under a minute.
+c.Verify.timeout = 600
 
 # Feedback keeps each test's message (what a student acts on) but never its code:
 # hidden tests and reference code stay with the instructor (jupyter/nbgrader#917).

@@ -199,6 +199,13 @@ class Verify(NbGraderPreprocessor):
         help="The memory the verifier may use running one submission's programs (MB); a program that needs more "
         "fails its test, saying so. `jax-course grade` sets its --memory here.",
     ).tag(config=True)
+    timeout = Float(
+        None,
+        allow_none=True,
+        help="The seconds verifying one notebook may take in all (each verified test also stops after 180 s); once "
+        "they are spent, the tests left fail, saying so. None: no bound but each test's. `jax-course grade` gives "
+        "the verifier what the notebook's run left of its --timeout instead.",
+    ).tag(config=True)
 
     def preprocess(self, nb, resources):
         handed, started = take_hand_overs(nb), resources.pop(_STARTED, None)
@@ -211,7 +218,7 @@ class Verify(NbGraderPreprocessor):
         # grade` for its kernels' thread limits, which this process's environment lacks).
         _, seed = _grading_seed(self, resources, self.log, for_kernels=False)
         env = {**os.environ, **(seed.verifier_environment() if seed else {})}
-        limits = Limits(self.memory_mb)
+        limits = Limits(self.memory_mb, self.timeout)
         failed = apply_verdicts(nb, verdicts(assignment, handed, env, started, failed_in_the_kernel(nb), limits))
         if failed:
             self.log.warning("Verified outside the kernel, and failed there: %s", ", ".join(failed))
