@@ -1,5 +1,6 @@
 """A forked kernel's keeper: the process between the nursery and the kernel, which ends whatever the kernel
-started when the kernel ends, and stops a kernel whose files pass their bound.
+started when the kernel ends, and stops a kernel past its bounds (files, processes, and memory where the grader
+gives one).
 
 Every process a kernel starts is its descendant, and one that leaves it (a double fork, a session of its own)
 becomes the keeper's child rather than init's (Linux's child subreaper): in stock `nbgrader autograde`, whose end
@@ -24,6 +25,8 @@ from typing import NoReturn
 # checkpoint some megabytes. Each file is also held to 256 MB (`checks/_guard.py`).
 FILES_MB = 1024
 MAX_FILES = 10_000
+# The processes under a keeper at once, the kernel's own among them: a notebook of the course starts none.
+MAX_PROCESSES = 256
 # Why the keeper stopped a kernel, as it tells the grader on the kernel's ready pipe; and as the notebook's error
 # says it (`_outputs.py`), which `jax-course grade` reads in a driver's stderr.
 STOPPED = "stopped: "
@@ -68,7 +71,7 @@ def keep(request: dict, fds: list[int], become_kernel: Callable[[dict, list[int]
         for fd in {nothing, *fds} - {said}:
             os.close(fd)
         with contextlib.suppress(_Ending):
-            _watch(kernel, [written.over, _Memory(request.get("memory_mb")).over], said)
+            _watch(kernel, [written.over, _Memory(request.get("memory_mb")).over, _too_many_processes], said)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         _end_all()
         code = 0
@@ -94,8 +97,10 @@ def _watch(kernel: int, bounds: list[Callable[[], str]], said: int) -> None:
 
 
 def _writable(request: dict) -> list[str]:
-    """The folders the kernel may write: its own, and (walled) its throw-away and sockets' folders."""
-    walls = request.get("walls") or {}
+    """The folders a walled kernel may write: its own, its throw-away and its sockets' folders. None for a kernel
+    not walled in, which may write anywhere (and whose folder others may be writing in too)."""
+    if not (walls := request.get("walls")):
+        return []
     return [request["cwd"], *walls.get("scratch", []), *walls.get("sockets", [])]
 
 
@@ -161,6 +166,16 @@ class _Memory:
         if _total(tree, lambda p: p.memory_full_info().pss) <= self.memory_mb * 2**20:
             return ""
         return f"it used more than {self.memory_mb:g} MB of memory"
+
+
+def _too_many_processes() -> str:
+    """Why the processes under this keeper are past their bound ("" if they are not): a fork bomb."""
+    import psutil
+
+    with contextlib.suppress(psutil.Error):
+        if len(psutil.Process().children(recursive=True)) > MAX_PROCESSES:
+            return f"it started more than {MAX_PROCESSES} processes"
+    return ""
 
 
 def _total(tree: list, measure: Callable) -> int:
