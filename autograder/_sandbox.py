@@ -38,6 +38,7 @@ import site
 import sys
 import tempfile
 from collections.abc import Sequence
+from typing import NoReturn
 
 from ._config import PROTECTED, REFERENCES, landlock_at_most
 
@@ -328,9 +329,15 @@ def _ports(info: dict) -> list[int]:
     return sorted(ports | {0}) if ports else []
 
 
+def become(walls: dict | None, argv: list[str]) -> NoReturn:
+    """Wall this process in (if `walls`), then become the kernel `argv`: a kernel started cold."""
+    if walls:
+        restrict(**walls)
+        forbid_calls()
+        # JAX writes no compilation cache entry it cannot (its own later programs and the verifier would run them).
+        os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "inf"
+    os.execvp(argv[0], argv)
+
+
 if __name__ == "__main__":
-    restrict(**json.loads(sys.argv[1]))
-    forbid_calls()
-    # JAX writes no compilation cache entry it cannot (its own later programs and the verifier would run them).
-    os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "inf"
-    os.execv(sys.argv[2], sys.argv[2:])
+    become(json.loads(sys.argv[1]), sys.argv[2:])

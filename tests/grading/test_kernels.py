@@ -186,8 +186,12 @@ def test_no_other_process_hears_a_kernel_or_runs_code_in_it(tmp_path):
     assert stranger_heard == [] and not (tmp_path / "reached").exists(), stranger_heard
 
 
-def test_nothing_a_kernel_starts_outlives_it(tmp_path):
-    """The hostile catalogue's process that leaves its kernel, then writes beside the graded notebook once it ended."""
+@pytest.mark.parametrize("start", ["forked", "cold"])
+def test_nothing_a_kernel_starts_outlives_it(tmp_path, monkeypatch, start):
+    """The hostile catalogue's process that leaves its kernel, then writes beside the graded notebook once it ended;
+    under a kernel forked warm, or started cold (no nursery: jupyter_client starts its keeper)."""
+    if start == "cold":
+        monkeypatch.setattr(kernels, "nursery_for", _no_nursery)
     (tmp_path / "graded.ipynb").write_text("{}")
     _run(tmp_path, OUTLIVE, "print('{}')")
     time.sleep(2)  # it would act a second after its kernel ended
@@ -210,16 +214,19 @@ LEFT_TO_HOARD = (
 
 
 @pytest.mark.parametrize(
-    "code, bound, said",
+    "code, bound, said, start",
     [
-        (FILL, {"files_mb": 5}, "its files passed 5 MB"),
-        (HOARD, {"memory_mb": 900}, "it used more than 900 MB of memory"),
-        (LEFT_TO_HOARD, {"memory_mb": 900}, "it used more than 900 MB of memory"),
-        (FORK_BOMB, {}, "it started more than 256 processes"),
+        (FILL, {"files_mb": 5}, "its files passed 5 MB", "forked"),
+        (FILL, {"files_mb": 5}, "its files passed 5 MB", "cold"),
+        (HOARD, {"memory_mb": 900}, "it used more than 900 MB of memory", "forked"),
+        (LEFT_TO_HOARD, {"memory_mb": 900}, "it used more than 900 MB of memory", "forked"),
+        (FORK_BOMB, {}, "it started more than 256 processes", "forked"),
     ],
-    ids=["files", "memory", "memory-of-what-left-it", "processes"],
+    ids=["files", "files-of-a-cold-kernel", "memory", "memory-of-what-left-it", "processes"],
 )
-def test_a_kernel_past_its_bound_is_stopped_saying_why(tmp_path, code, bound, said):
+def test_a_kernel_past_its_bound_is_stopped_saying_why(tmp_path, monkeypatch, code, bound, said, start):
+    if start == "cold":
+        monkeypatch.setattr(kernels, "nursery_for", _no_nursery)
     if "files_mb" in bound and not kernels._sandbox.abi():
         pytest.skip("a kernel's files are bounded where it is walled in, and this system has no Landlock")
     (tmp_path / "data.bin").write_bytes(b"x" * 8_000_000)  # the course's, there before: not the notebook's
@@ -237,7 +244,7 @@ def test_a_kernel_past_its_bound_is_stopped_saying_why(tmp_path, code, bound, sa
     )
     started = time.monotonic()
     with pytest.raises(DeadKernelError, match=f"the grader stopped it: {said}"):
-        client.execute(env={**os.environ, "JAXCOURSE_PROTECTED": str(tmp_path / "course")})  # walled, as grading is
+        client.execute(env={**os.environ, "JAXCOURSE_PROTECTED": f"{tmp_path}-course"})  # walled, as grading is
     assert time.monotonic() - started < 20, "stopped only when the cell ended"
 
 
@@ -269,11 +276,12 @@ def test_a_temporary_folder_too_deep_for_a_sockets_name_means_tcp(tmp_path, monk
     assert not any(deep.iterdir()), "a sockets folder was left behind"
 
 
-def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, monkeypatch, caplog):
-    def broken(env, preload):
-        raise _nursery.NurseryError("the kernel nursery did not finish importing its libraries")
+def _no_nursery(env, preload):
+    raise _nursery.NurseryError("the kernel nursery did not finish importing its libraries")
 
-    monkeypatch.setattr(kernels, "nursery_for", broken)
+
+def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(kernels, "nursery_for", _no_nursery)
     monkeypatch.setattr(kernels, "_said_cold", False)
     with caplog.at_level(logging.WARNING):
         first = _run(tmp_path, LEAVE, REPORT)
@@ -287,10 +295,7 @@ def test_a_nursery_that_cannot_start_means_a_cold_kernel_said_once(tmp_path, mon
 def test_a_kernel_started_cold_listens_on_tcp_which_no_walled_kernel_can_connect_to(tmp_path, monkeypatch):
     """Nothing tells a cold kernel's sockets to accept only its grader (`_in_the_nursery._answer_only`)."""
 
-    def broken(env, preload):
-        raise _nursery.NurseryError("no nursery")
-
-    monkeypatch.setattr(kernels, "nursery_for", broken)
+    monkeypatch.setattr(kernels, "nursery_for", _no_nursery)
     (tmp_path / "kernel").mkdir()
     for chosen in ({}, {"transport": "ipc", "connection_file": str(tmp_path / "kernel" / "kernel.json")}):
         said = _connection(tmp_path, **chosen)  # its own sockets, or those `jax-course grade`'s driver chooses

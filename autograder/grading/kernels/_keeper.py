@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable
 from typing import NoReturn
+
+from ... import _sandbox
 
 # What a kernel may write in all, in its own folder (beyond what was there when it started), its throw-away folder
 # (HOME and temporary files) and its sockets' folder: a notebook of the course writes kilobytes, a profile or a
@@ -46,29 +50,47 @@ def _end_now(signum, frame) -> None:
 
 def keep(request: dict, fds: list[int], become_kernel: Callable[[dict, list[int]], NoReturn]) -> NoReturn:
     """In the nursery's forked child: fork the kernel (`become_kernel(request, fds)`), write its pid on the ready
-    pipe (`fds[2]`), keep it within its files' bound, and end whatever it started when it ends."""
+    pipe (`fds[2]`), keep it within its bounds, and end whatever it started when it ends."""
+    os.setsid()
+    _supervise(request, fds[2], lambda: become_kernel(request, fds), [fds[0], fds[1]], parent=request["nursery"])
+
+
+def keep_cold(request: dict) -> NoReturn:
+    """`python -I -m autograder.grading.kernels._keeper REQUEST`, a kernel started cold (no nursery could fork it):
+    the same keeper, in the session jupyter_client started it in, of `request["argv"]` within `request["walls"]`; it
+    writes the kernel's pid, and why it stopped it, on the descriptor `request["said"]`."""
+    _supervise(request, request["said"], lambda: _become_cold(request), [])
+
+
+def _become_cold(request: dict) -> NoReturn:
+    os.close(request["said"])  # the keeper's alone: nothing the kernel runs may say why it was stopped
+    _sandbox.become(request.get("walls"), request["argv"])
+
+
+def _supervise(
+    request: dict, said: int, become: Callable[[], NoReturn], streams: list[int], parent: int | None = None
+) -> NoReturn:
+    """Fork the kernel (`become()`, in a process group of its own, as the grader signals it), then keep it."""
     code = 1
     try:
-        os.setsid()
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
         signal.signal(signal.SIGTERM, _end_now)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        if os.getppid() != request["nursery"]:  # the nursery ended before the line above: so does the kernel
+        if parent is not None and os.getppid() != parent:  # it ended before the line above: so does the kernel
             os._exit(0)
         written = _Written(_writable(request), request.get("files_mb") or FILES_MB)
         kernel = os.fork()
         if kernel == 0:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.setpgid(0, 0)  # its own group, as the grader signals it: the keeper is not in it
-            become_kernel(request, fds)
-        said = fds[2]
+            os.setpgid(0, 0)  # the keeper is not in its group
+            become()
         os.write(said, f"pid {kernel}\n".encode())
         nothing = os.open(os.devnull, os.O_RDWR)
         for target in (0, 1, 2):
             os.dup2(nothing, target)
-        for fd in {nothing, *fds} - {said}:
+        for fd in {nothing, *streams}:
             os.close(fd)
         with contextlib.suppress(_Ending):
             _watch(kernel, [written.over, _Memory(request.get("memory_mb")).over, _too_many_processes], said)
@@ -204,3 +226,7 @@ def _end_all() -> None:
                 pass
         if not left:
             return
+
+
+if __name__ == "__main__":
+    keep_cold(json.loads(sys.argv[1]))

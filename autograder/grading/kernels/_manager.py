@@ -21,6 +21,7 @@ import asyncio
 import functools
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -39,6 +40,7 @@ from traitlets import DottedObjectName, Float, List, Type, Unicode
 
 from ... import _sandbox
 from ..._sandbox import SCRATCH
+from . import _keeper
 from ._keeper import FILES_MB, STOPPED
 from ._nursery import PRELOAD, NurseryError, nursery_for
 
@@ -135,6 +137,9 @@ class WarmKernelManager(AsyncKernelManager):
         if pid is None:
             if self.transport == "ipc":  # its own or chosen (`jax-course grade`'s driver)
                 walls = self._tcp_instead(kw, kernel_cmd, walls)
+            if type(self.provisioner) is LocalProvisioner:
+                await self._cold_kernel(kernel_cmd, kw, walls)
+                return
             if walls is not None:  # walled in before it becomes the kernel (`_sandbox.py`)
                 kernel_cmd = [sys.executable, "-I", "-m", _sandbox.__name__, json.dumps(walls), *kernel_cmd]
             await super()._async_launch_kernel(kernel_cmd, **kw)
@@ -145,6 +150,26 @@ class WarmKernelManager(AsyncKernelManager):
         provisioner.pid = provisioner.pgid = pid
         provisioner.cwd = kw.get("cwd") or os.getcwd()
         self._reconcile_connection_info(provisioner.connection_info)
+
+    async def _cold_kernel(self, kernel_cmd: list[str], kw: dict, walls: dict | None) -> None:
+        """Start `kernel_cmd` cold, under a keeper (`_keeper.keep_cold`), which jupyter_client starts in place of the
+        kernel; the kernel it forks leads a process group of its own, which the grader's signals go to."""
+        said, tell = os.pipe()
+        request = {"argv": kernel_cmd, "walls": walls, "cwd": str(kw.get("cwd") or os.getcwd()), "said": tell}
+        request.update(files_mb=self.files_mb, memory_mb=self.memory_mb)
+        keeper = [sys.executable, "-I", "-m", _keeper.__name__, json.dumps(request)]
+        try:
+            await super()._async_launch_kernel(keeper, **{**kw, "pass_fds": (tell,)})
+        except BaseException:
+            os.close(said)
+            raise
+        finally:
+            os.close(tell)
+        kernel = await asyncio.to_thread(_kernel_pid, said)
+        self.provisioner.pgid = kernel  # pyright: ignore[reportOptionalMemberAccess, reportAttributeAccessIssue]
+        os.set_blocking(said, False)
+        self._close_keepers_word()
+        self._keepers_word = said
 
     def _tcp_instead(self, kw: dict, kernel_cmd: list[str], walls: dict | None) -> dict | None:
         """A kernel started cold listens on TCP, not on files: nothing can tell its sockets to accept only this
@@ -230,6 +255,19 @@ def _peers_filtered() -> bool:
         except (zmq.ZMQError, AttributeError):
             return False
         return True
+
+
+def _kernel_pid(said: int, timeout: float = 30) -> int:
+    """The pid a cold kernel's keeper writes on `said` as it forks the kernel."""
+    line = b""
+    while not line.endswith(b"\n") and select.select([said], [], [], timeout)[0]:
+        if not (byte := os.read(said, 1)):
+            break
+        line += byte
+    if not line.startswith(b"pid "):
+        os.close(said)
+        raise RuntimeError("the kernel's keeper did not start it")
+    return int(line.split()[1])
 
 
 def _walls(kw: dict, kernel_cmd: list[str], log) -> dict | None:
