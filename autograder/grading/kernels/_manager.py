@@ -88,13 +88,13 @@ class WarmKernelManager(AsyncKernelManager):
     )
     files_mb = Float(
         FILES_MB,
-        help="What a forked kernel may write in all (MB), in its folder and its temporary folder: past it, its keeper "
+        help="What a walled kernel may write in all (MB), in its folder and its temporary folder: past it, its keeper "
         "stops it and the notebook fails, saying so",
     ).tag(config=True)
     memory_mb = Float(
         None,
         allow_none=True,
-        help="The memory a forked kernel and all it starts may use (MB): past it, its keeper stops it and the "
+        help="The memory a kernel and all it starts may use (MB): past it, its keeper stops it and the "
         "notebook fails, saying so. None: no bound (`jax-course grade` bounds each notebook's whole process tree).",
     ).tag(config=True)
 
@@ -188,7 +188,8 @@ class WarmKernelManager(AsyncKernelManager):
     _keepers_word: int | None = None
 
     def stopped_because(self) -> str:
-        """Why the kernel's keeper stopped it (its files past their bound: `_keeper.py`), or "" if it did not."""
+        """Why the kernel's keeper stopped it (past its files, processes or memory: `_keeper.py`), or "" if it did
+        not."""
         if self._keepers_word is None:
             return ""
         try:
