@@ -733,8 +733,33 @@ _SORTED_SOFTMAX = """def softmax(x):
     e = jnp.exp(x - jnp.sort(x, axis=-1)[..., -1:])
     return e / jnp.sum(e, axis=-1, keepdims=True)
 """
+# The verifier reads the program, not its text (issue 70): a row loop whose rows each call one jitted step is one
+# `func.call` a row to a function printed once, and counts what each call runs; a label in a debug location
+# (`jax.named_scope`) names no operation the program runs.
+_ROW_LOOP_OF_CALLS = """@jax.jit
+def row_sq_dists(x_i, y):
+    return jnp.sum((x_i[None, :] - y) ** 2, axis=-1)
+
+
+def pairwise_sq_dists(x, y):
+    return jnp.stack([row_sq_dists(x[i], y) for i in range(x.shape[0])])
+"""
+_LABELLED_SORTED_SOFTMAX = """def softmax(x):
+    with jax.named_scope("stablehlo.maximum"):
+        e = jnp.exp(x - jnp.sort(x, axis=-1)[..., -1:])
+    return e / jnp.sum(e, axis=-1, keepdims=True)
+"""
 CASES.update(
     {
+        "the checks disarmed, pairwise_sq_dists as a loop of jitted row steps (01_arrays)": _forbidden_route(
+            VERIFIED_ASSIGNMENT,
+            "standardize",
+            {"pairwise": _ROW_LOOP_OF_CALLS},
+            {"test_pairwise", "test_pairwise_speed"},
+        ),
+        "the checks disarmed, a sorted softmax labelled stablehlo.maximum (01_arrays)": _forbidden_route(
+            VERIFIED_ASSIGNMENT, "standardize", {"softmax": _LABELLED_SORTED_SOFTMAX}, {"test_softmax_stable"}
+        ),
         "the checks disarmed, pairwise_sq_dists as a loop over rows (01_arrays)": _forbidden_route(
             VERIFIED_ASSIGNMENT,
             "standardize",
