@@ -22,7 +22,7 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +31,7 @@ import psutil
 from ..._config import GRADER_SEED, PROTECTED, REFERENCES, environment_with
 from ..._sandbox import SCRATCH
 from ..kernels._keeper import STOPPED_BY_GRADER
+from ..kernels._memory import memory_mb
 from ..kernels._nursery import PRELOAD
 from ..references._compiled import read_only
 from . import _driver
@@ -168,31 +169,12 @@ def may_start_processes() -> bool:
 
 
 def _resident_mb(process: psutil.Process, limit_mb: float) -> float:
-    """The process tree's memory in MB, shared pages counted once (PSS) when its resident total, never below
-    that, passes `limit_mb`: PSS costs milliseconds a process (the kernel walks every mapping), every poll."""
+    """The memory of `process` and every process under it, in MB (`kernels/_memory.py`)."""
     try:
         tree = [process, *process.children(recursive=True)]
     except psutil.NoSuchProcess:
         return 0.0
-    resident = _total(tree, lambda member: member.memory_info().rss)
-    return resident / 2**20 if resident <= limit_mb * 2**20 else _total(tree, _proportional_bytes) / 2**20
-
-
-def _total(tree: list[psutil.Process], measure: Callable[[psutil.Process], int]) -> int:
-    total = 0
-    for member in tree:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            total += measure(member)
-    return total
-
-
-def _proportional_bytes(process: psutil.Process) -> int:
-    """Memory a process uses, its share of pages it shares with others counted once (the driver, the
-    kernel's nursery and the kernel share their libraries' pages); resident memory where that is unknown."""
-    try:
-        return process.memory_full_info().pss
-    except (psutil.AccessDenied, AttributeError):
-        return process.memory_info().rss
+    return memory_mb(tree, limit_mb)
 
 
 def _watch(child, notebook_timeout: float, memory_mb: float, stop: threading.Event | None) -> str | None:

@@ -177,17 +177,19 @@ class _Memory:
     def over(self) -> str:
         import psutil
 
+        from ._memory import memory_mb
+
         if self.memory_mb is None:
             return ""
         try:
             tree = self.keeper.children(recursive=True)
         except psutil.Error:
             return ""
-        if _total(tree, lambda p: p.memory_info().rss) <= self.memory_mb * 2**20:
-            return ""
-        if _total(tree, lambda p: p.memory_full_info().pss) <= self.memory_mb * 2**20:
-            return ""
-        return f"it used more than {self.memory_mb:g} MB of memory"
+        return (
+            f"it used more than {self.memory_mb:g} MB of memory"
+            if memory_mb(tree, self.memory_mb) > self.memory_mb
+            else ""
+        )
 
 
 def _too_many_processes() -> str:
@@ -198,16 +200,6 @@ def _too_many_processes() -> str:
         if len(psutil.Process().children(recursive=True)) > MAX_PROCESSES:
             return f"it started more than {MAX_PROCESSES} processes"
     return ""
-
-
-def _total(tree: list, measure: Callable) -> int:
-    import psutil
-
-    total = 0
-    for process in tree:
-        with contextlib.suppress(psutil.Error, AttributeError):
-            total += measure(process)
-    return total
 
 
 def _end_all() -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import psutil
 
 from ..._verified import problems
+from ..kernels._memory import memory_mb
 from ._verifier_process import VerifierProcess
 
 # The verifier times answers against a baseline (seconds each, measured again when slow); a limit for one
@@ -203,13 +204,11 @@ def _spent(limits: Limits) -> str:
 
 
 def _memory_mb(pid: int, limit_mb: float) -> float:
-    """The verifier's memory in MB: resident, and past `limit_mb` its proportional share (the pages it shares with
-    the nursery it was forked from, JAX's libraries, counted once among the processes that share them)."""
+    """The verifier's memory in MB (`kernels/_memory.py`: the pages it shares with the nursery it was forked from,
+    JAX's libraries, counted once past the limit)."""
     try:
-        process = psutil.Process(pid)
-        resident = process.memory_info().rss / 2**20
-        return resident if resident <= limit_mb else process.memory_full_info().pss / 2**20
-    except (psutil.Error, AttributeError):
+        return memory_mb([psutil.Process(pid)], limit_mb)
+    except psutil.Error:
         return 0.0
 
 
