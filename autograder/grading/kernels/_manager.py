@@ -21,7 +21,6 @@ import asyncio
 import functools
 import json
 import os
-import select
 import shutil
 import signal
 import subprocess
@@ -42,7 +41,7 @@ from ... import _sandbox
 from ..._sandbox import SCRATCH
 from . import _keeper
 from ._keeper import FILES_MB, STOPPED
-from ._nursery import PRELOAD, NurseryError, nursery_for
+from ._nursery import PRELOAD, NurseryError, nursery_for, read_line
 
 _said_cold = _said_unwalled = False
 # The longest path a Unix socket may have on this system, as ZeroMQ was built (107 bytes on Linux, 103 on macOS).
@@ -260,12 +259,8 @@ def _peers_filtered() -> bool:
 
 def _kernel_pid(said: int, timeout: float = 30) -> int:
     """The pid a cold kernel's keeper writes on `said` as it forks the kernel."""
-    line = b""
-    while not line.endswith(b"\n") and select.select([said], [], [], timeout)[0]:
-        if not (byte := os.read(said, 1)):
-            break
-        line += byte
-    if not line.startswith(b"pid "):
+    line = read_line(said, time.monotonic() + timeout)
+    if not line.startswith("pid "):
         os.close(said)
         raise RuntimeError("the kernel's keeper did not start it")
     return int(line.split()[1])

@@ -206,12 +206,8 @@ class Nursery:
             os.close(ready_write)
             ready_write = -1
             # Its keeper writes "pid N", the kernel "ok", each a line, in either order.
-            deadline, said = time.monotonic() + timeout, b""
-            while b"ok\n" not in said and _readable(ready_read, deadline):
-                if not (more := os.read(ready_read, 64)):
-                    break
-                said += more
-            lines = said.decode(errors="replace").splitlines()
+            deadline = time.monotonic() + timeout
+            lines = [read_line(ready_read, deadline), read_line(ready_read, deadline)]
             pid = next((int(line.split()[1]) for line in lines if line.startswith("pid ")), 0)
             if not pid or "ok" not in lines:
                 raise NurseryError("a forked kernel died before it was ready")
@@ -234,12 +230,8 @@ class Nursery:
             self._fork({"module": module, "argv": argv, "cwd": cwd, "env": env}, [*streams, status_write], "program")
             os.close(status_write)
             status_write = -1
-            said = b""  # a byte at a time: what follows the pid line is the status's to read
-            while not said.endswith(b"\n") and select.select([status_read], [], [], 10)[0]:
-                if not (byte := os.read(status_read, 1)):
-                    break
-                said += byte
-            if not said.startswith(b"pid ") or not said.endswith(b"\n"):
+            said = read_line(status_read, time.monotonic() + 10)  # what follows it is the status's to read
+            if not said.startswith("pid "):
                 raise NurseryError("a forked program did not start")
             return int(said.split()[1]), status_read
         except BaseException:
@@ -330,8 +322,15 @@ def _installed(name: str) -> bool:
         return False
 
 
-def _readable(fd: int, deadline: float) -> bool:
-    return bool(select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0])
+def read_line(fd: int, deadline: float) -> str:
+    """One line from `fd`, without its newline, read a byte at a time (what follows is left to read) until
+    `deadline` (`time.monotonic()`); "" if none came whole by then, or `fd` was closed first."""
+    said = b""
+    while not said.endswith(b"\n") and select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
+        if not (byte := os.read(fd, 1)):
+            break
+        said += byte
+    return said[:-1].decode(errors="replace") if said.endswith(b"\n") else ""
 
 
 def _kill(pid: int) -> None:
